@@ -1,0 +1,228 @@
+"""Server-rendered pages: the replay viewer of one match and the bracket of one tournament.
+
+The pages read through the selectors and embed their data as JSON; the viewer's script fetches
+``frames.json`` when the perspective changes. Rights (ARCHITECTURE.md, "Events"): while a match
+runs, hidden information is for staff only, so a spectator gets the public perspective, a bot
+owner also the seats of their own bots, and anonymous users no live match at all. After the end
+every perspective is open, including "full" (the encoded state).
+"""
+from __future__ import annotations
+
+import json
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, render
+
+from games.engine import registry
+from games.engine.log import Folder
+from replays.models import Match
+from replays.selectors import match_event_count, match_records
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_bracket, tournament_standings
+
+from .permissions import match_seats_of, matches_visible_to, may_view_everything
+
+PUBLIC, FULL = "public", "full"
+ENVELOPE_SUMMARY_LIMIT = 160
+
+
+# -- rights -------------------------------------------------------------------------------------
+
+def perspectives_for(match: Match, user) -> list[str]:
+    """The perspectives ``user`` may see: "public", seat numbers as strings, and "full" (the
+    rules are api.permissions'). Raises Http404 for a live match an anonymous user cannot see."""
+    if not matches_visible_to(user).filter(pk=match.pk).exists():
+        raise Http404("no such match")
+    everything = [PUBLIC, *map(str, range(match.players)), FULL]
+    if may_view_everything(user, match):
+        return everything
+    return [PUBLIC, *map(str, sorted(match_seats_of(user, match)))]
+
+
+def _visible_match(request, match_id) -> tuple[Match, list[str]]:
+    match = get_object_or_404(Match, pk=match_id)
+    return match, perspectives_for(match, request.user)
+
+
+# -- frames -------------------------------------------------------------------------------------
+
+def _short(value) -> str:
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return text if len(text) <= ENVELOPE_SUMMARY_LIMIT else text[:ENVELOPE_SUMMARY_LIMIT - 3] + "..."
+
+
+def _action_text(action) -> str:
+    """``{"type": "move", "wizard": 3, "to": 43}`` -> ``move wizard=3 to=43``."""
+    if isinstance(action, dict) and isinstance(action.get("type"), str):
+        rest = " ".join(f"{k}={_short(v).strip(chr(34))}" for k, v in action.items() if k != "type")
+        return f"{action['type']} {rest}".strip()
+    return _short(action)
+
+
+def event_summary(record: dict, *, redact: bool) -> str:
+    """One line for the event list. ``redact`` (a live match of a hidden-information game seen
+    by anyone but the acting seat) keeps only what the public view shows anyway: the kind, the
+    seat and an action's type; chance outcomes (a whole deck order) are left out."""
+    kind, seat, payload = record["kind"], record["seat"], record["payload"]
+    if kind == "match_created":
+        return f"match created: {payload.get('ruleset')} for {payload.get('players')} players"
+    if kind == "match_ended":
+        result = payload.get("result") or {}
+        return f"match ended: placings {result.get('placings')}, scores {result.get('scores')}"
+    if kind == "match_aborted":
+        return f"match aborted: {payload.get('reason', '')}"
+    if kind == "forfeit":
+        return f"seat {seat} forfeits ({payload.get('reason', '?')})"
+    if kind == "chance":
+        spec = payload.get("spec") or {}
+        if redact:
+            return f"chance: {spec.get('kind', '?')} (hidden until the end)"
+        return f"chance: {spec.get('kind', '?')} -> {_short(payload.get('outcome'))}"
+    action = payload.get("action")
+    if redact:
+        shown = action.get("type") if isinstance(action, dict) else "an action"
+        return f"seat {seat}: {shown}"
+    return f"seat {seat}: {_action_text(action)}"
+
+
+def _view(folder: Folder, perspective: str):
+    ruleset = folder.ruleset
+    if perspective == FULL:
+        return {**ruleset.view(folder.state, None), "full_state": ruleset.encode(folder.state)}
+    return ruleset.view(folder.state, None if perspective == PUBLIC else int(perspective))
+
+
+def _delta(before: dict | None, after) -> dict:
+    """The top-level keys of a view that changed since the previous frame (most frames change
+    a few keys; the board of Trap the Wizard never changes)."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return {"view": after}
+    changed = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    removed = [k for k in before if k not in after]
+    return {"changed": changed, **({"removed": removed} if removed else {})}
+
+
+def match_frames(*, match: Match, perspective: str) -> list[dict]:
+    """One frame per event: the event's line for the list and the view after it, folded once
+    from event 0 (one apply per event, not a state_at per step). The first frame carries the
+    whole view, the others only the top-level keys that changed (viewer.js rebuilds them)."""
+    records = match_records(match=match)
+    if not records:
+        return []
+    folder = Folder(records[0])
+    ruleset = folder.ruleset
+    live = match.status == Match.Status.RUNNING
+    frames, before = [], None
+    for record in records:
+        if record["seq"] > 0:
+            folder.advance(record)
+        own = perspective not in (PUBLIC, FULL) and record["seat"] == int(perspective)
+        redact = (live and ruleset.spec.hidden_information and perspective != FULL and not own)
+        view = _view(folder, perspective)
+        frame = {"seq": record["seq"], "kind": record["kind"], "seat": record["seat"],
+                 "text": event_summary(record, redact=redact)}
+        frame.update({"view": view} if before is None else _delta(before, view))
+        frames.append(frame)
+        before = view
+    return frames
+
+
+# -- views --------------------------------------------------------------------------------------
+
+def _seat_labels(match: Match) -> list[str]:
+    labels = []
+    for i, seat in enumerate(match.seats):
+        name = seat.get("bot") if isinstance(seat, dict) else None
+        version = seat.get("version") if isinstance(seat, dict) else None
+        labels.append(f"seat {i}: {name}" + (f" v{version}" if version else "") if name else f"seat {i}")
+    return labels
+
+
+def match_page(request, match_id):
+    """The replay viewer: board, step controls, perspective switch and event list."""
+    match, perspectives = _visible_match(request, match_id)
+    labels = _seat_labels(match)
+    names = {PUBLIC: "public", FULL: "full (everything)"}
+    choices = [{"value": p, "label": names.get(p) or labels[int(p)]} for p in perspectives]
+    data = {"match": str(match.id), "ruleset": match.ruleset, "status": match.status,
+            "seats": labels, "result": match.result, "perspectives": choices,
+            "perspective": PUBLIC, "events": match_event_count(match=match),
+            "frames": match_frames(match=match, perspective=PUBLIC)}
+    tournament = Tournament.objects.filter(pairings__pairing_games__match=match).first()
+    title = registry.get(match.ruleset).spec.title if match.ruleset in registry.names() else match.ruleset
+    return render(request, "viewer/match.html", {"match": match, "title": title, "data": data,
+                                                 "seats": labels, "tournament": tournament})
+
+
+def match_frames_json(request, match_id):
+    """The frames of every step for one perspective (?seat=public|full|<n>)."""
+    match, perspectives = _visible_match(request, match_id)
+    perspective = request.GET.get("seat", PUBLIC)
+    if perspective not in perspectives:
+        if perspective in (PUBLIC, FULL) or (perspective.isdigit() and int(perspective) < match.players):
+            raise PermissionDenied("that perspective is hidden while the match runs")
+        raise Http404("no such perspective")
+    return JsonResponse({"match": str(match.id), "perspective": perspective, "status": match.status,
+                         "frames": match_frames(match=match, perspective=perspective)})
+
+
+# -- the bracket --------------------------------------------------------------------------------
+
+BOX_WIDTH, COLUMN_GAP, ROW_HEIGHT, BOX_PAD, BOX_GAP, TOP = 220, 70, 18, 22, 16, 34
+CONNECTED_FORMATS = ("single-elimination", "pods")
+
+
+def bracket_layout(rounds: list[dict], *, connect: bool) -> dict:
+    """Boxes for the SVG: one column per round, pairings spread evenly over the tallest column
+    (so an elimination bracket narrows towards the final); connectors from a pairing to the
+    next-round pairing each of its winners plays in."""
+    def box_height(p):
+        return BOX_PAD + ROW_HEIGHT * len(p["seats"]) + (ROW_HEIGHT if p["matches"] else 0) + 6
+
+    tallest = max((sum(box_height(p) + BOX_GAP for p in r["pairings"]) for r in rounds), default=0)
+    columns, where = [], {}
+    for col, rnd in enumerate(rounds):
+        x = 10 + col * (BOX_WIDTH + COLUMN_GAP)
+        share = tallest / max(len(rnd["pairings"]), 1)
+        boxes = []
+        for i, p in enumerate(rnd["pairings"]):
+            h = box_height(p)
+            y = round(TOP + i * share + (share - h - BOX_GAP) / 2)
+            placings = {int(k): v for k, v in (p["placings"] or {}).items()}
+            best = min(placings.values()) if placings else None
+            seats = [{**s, "y": y + BOX_PAD + ROW_HEIGHT * j, "place": placings.get(s["entry"]),
+                      "won": best is not None and placings.get(s["entry"]) == best}
+                     for j, s in enumerate(p["seats"])]
+            links = [{"id": m, "label": f"game {n + 1}" if len(p["matches"]) > 1 else "replay",
+                      "x": x + 8 + n * 62} for n, m in enumerate(p["matches"])]
+            box = {**p, "x": x, "y": y, "h": h, "seats_drawn": seats, "links": links,
+                   "links_y": y + BOX_PAD + ROW_HEIGHT * len(p["seats"]) + 2}
+            boxes.append(box)
+            for s in p["seats"]:
+                where[(rnd["round"], s["entry"])] = box
+        columns.append({"round": rnd["round"], "x": x, "boxes": boxes})
+    lines = []
+    if connect:
+        for rnd in rounds:
+            for box in next(c["boxes"] for c in columns if c["round"] == rnd["round"]):
+                for s in box["seats_drawn"]:
+                    target = where.get((rnd["round"] + 1, s["entry"]))
+                    if target is not None and s["won"]:
+                        x1, y1 = box["x"] + BOX_WIDTH, box["y"] + box["h"] / 2
+                        x2, y2 = target["x"], target["y"] + target["h"] / 2
+                        mid = (x1 + x2) / 2
+                        lines.append(f"M{x1:.0f},{y1:.0f} H{mid:.0f} V{y2:.0f} H{x2:.0f}")
+    width = 20 + len(rounds) * (BOX_WIDTH + COLUMN_GAP)
+    return {"columns": columns, "lines": lines, "width": width, "height": round(TOP + tallest + 10),
+            "box_width": BOX_WIDTH}
+
+
+def tournament_page(request, tournament_id):
+    """The bracket (or pods, or rounds) in SVG with a link to every match, and the standings."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    rounds = tournament_bracket(tournament=tournament)
+    layout = bracket_layout(rounds, connect=tournament.format in CONNECTED_FORMATS)
+    standings = tournament_standings(tournament=tournament) if rounds else []
+    return render(request, "viewer/tournament.html", {"tournament": tournament, "layout": layout,
+                                                      "rounds": rounds, "standings": standings})

@@ -1,0 +1,134 @@
+"""Input and output shapes of tournaments, entries, rounds, standings, the bracket and
+leaderboards. Shapes only: every rule is in tournaments.services*."""
+from rest_framework import serializers
+
+from tournaments import formats
+from tournaments.models import Correction, Entry, Tournament
+
+
+class TournamentCreateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    game = serializers.CharField(max_length=64)
+    format = serializers.CharField(max_length=32, help_text="One of: " + ", ".join(sorted(formats.FORMATS)))
+    format_settings = serializers.DictField(required=False, default=dict)
+    rules_options = serializers.DictField(required=False, default=dict)
+    time_control = serializers.DictField(required=False, default=dict,
+                                         help_text="move_ms, bank_ms, increment_ms")
+    fault_policy = serializers.DictField(required=False, default=dict,
+                                         help_text="on_fault, max_strikes")
+
+
+class TournamentUpdateInput(TournamentCreateInput):
+    """Any subset of the settings; the game stays."""
+
+    game = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, partial=True, **kwargs)
+
+
+class TournamentOutput(serializers.ModelSerializer):
+    organiser = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    entry_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "game", "format", "format_settings", "rules_options", "time_control",
+                  "fault_policy", "status", "organiser", "created_at", "finished_at", "entry_count"]
+
+
+class EntryCreateInput(serializers.Serializer):
+    bot = serializers.IntegerField(help_text="The bot's id.")
+    version = serializers.IntegerField(required=False, min_value=1,
+                                       help_text="Version number; the latest when left out.")
+
+
+class EntryOutput(serializers.ModelSerializer):
+    bot = serializers.IntegerField(source="bot_version.bot_id")
+    bot_name = serializers.CharField(source="bot_version.bot.name")
+    owner = serializers.CharField(source="bot_version.bot.owner.username", allow_null=True, default=None)
+    version = serializers.IntegerField(source="bot_version.number")
+
+    class Meta:
+        model = Entry
+        fields = ["id", "seed", "bot", "bot_name", "owner", "version"]
+
+
+class StandingOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    bot = serializers.CharField()
+    version = serializers.IntegerField()
+    points = serializers.FloatField()
+    tiebreaks = serializers.DictField(child=serializers.FloatField())
+    disqualified = serializers.BooleanField()
+
+
+class BracketSeatOutput(serializers.Serializer):
+    entry = serializers.IntegerField()
+    bot = serializers.CharField()
+
+
+class BracketPairingOutput(serializers.Serializer):
+    key = serializers.CharField()
+    seats = BracketSeatOutput(many=True)
+    bye = serializers.BooleanField()
+    games = serializers.IntegerField()
+    matches = serializers.ListField(child=serializers.CharField())
+    placings = serializers.DictField(child=serializers.IntegerField(), allow_null=True,
+                                     help_text="entry id -> place, once decided")
+
+
+class BracketRoundOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    pairings = BracketPairingOutput(many=True)
+
+
+class RoundPairingOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    key = serializers.CharField()
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="entry ids")
+    games = serializers.IntegerField()
+    bye = serializers.BooleanField()
+    matches = serializers.SerializerMethodField()
+
+    def get_matches(self, pairing) -> list[str]:
+        return [str(game.match_id) for game in pairing.pairing_games.all()]
+
+
+class RoundOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    pairings = RoundPairingOutput(many=True)
+
+
+class CorrectionInput(serializers.Serializer):
+    kind = serializers.CharField(max_length=16, help_text="disqualify or adjudicate")
+    reason = serializers.CharField(max_length=2000)
+    entry = serializers.IntegerField(required=False, help_text="disqualify: the entry's id")
+    pairing = serializers.CharField(required=False, max_length=32, help_text="adjudicate: the pairing's key")
+    placings = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                     help_text="adjudicate: entry id -> place")
+
+
+class CorrectionOutput(serializers.ModelSerializer):
+    kind = serializers.CharField(help_text="disqualify or adjudicate")
+    pairing = serializers.CharField(source="pairing.key", allow_null=True, default=None)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Correction
+        fields = ["id", "kind", "entry", "pairing", "placings", "reason", "created_by", "created_at"]
+
+
+class LeaderboardRowOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    bot = serializers.IntegerField(source="bot_id")
+    bot_name = serializers.CharField(source="bot.name")
+    owner = serializers.CharField(source="bot.owner.username", allow_null=True, default=None)
+    kind = serializers.CharField(source="bot.kind")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+    matches = serializers.IntegerField()

@@ -1,0 +1,15 @@
+"""REST API routes. Each resource family has its own urls module."""
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import views
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("games/", views.GameList.as_view(), name="game-list"),
+    path("", include("api.urls_accounts")),
+    path("", include("api.urls_bots")),
+    path("", include("api.urls_tournaments")),
+    path("", include("api.urls_matches")),
+]

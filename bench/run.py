@@ -1,0 +1,215 @@
+"""Run every benchmark in one go: ``python3 dev.py bench`` (or ``.venv/bin/python bench/run.py``).
+
+    bench/run.py            print the figures and ratios (Markdown)
+    bench/run.py --write    ... and rewrite BENCHMARKS.md with them
+    bench/run.py --quick    smaller corpora, for checking that the benchmarks run
+    bench/run.py --only fold|append
+
+``fold`` needs nothing but Python. ``append`` needs PostgreSQL: BENCH_DATABASE_URL (default
+postgres://postgres@127.0.0.1:5432/arena_bench) names a database of its own, created if missing
+and emptied on each run; DATABASE_URL is ignored so a run never touches the service's data.
+
+BENCHMARKS.md is generated, except the hand-written text between the NOTES markers, which a
+``--write`` keeps as it is.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import subprocess
+import os
+import platform
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import append as append_bench  # noqa: E402  (after the sys.path line above)
+from bench import fold as fold_bench  # noqa: E402
+from bench import games as games_bench  # noqa: E402
+from bench import protocol as protocol_bench  # noqa: E402
+from bench import steps as steps_bench  # noqa: E402
+from bench import tournament as tournament_bench  # noqa: E402
+
+BENCHMARKS = ROOT / "BENCHMARKS.md"
+NOTES_START, NOTES_END = "<!-- NOTES: hand-written, kept by --write -->", "<!-- /NOTES -->"
+SIZES = {  # (fold matches, fold repeats, durable events, no-flush events, append rounds)
+    "full": (20, 5, 800, 2000, 3),
+    "quick": (3, 2, 300, 700, 1),
+}
+GAMES_SIZES = {"full": {"playouts": 20, "games": 200}, "quick": {"playouts": 3, "games": 20}}
+
+
+def machine() -> dict:
+    """What the figures were measured on."""
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = "unknown"
+    try:
+        match = re.search(r"MemTotal:\s+(\d+) kB", Path("/proc/meminfo").read_text())
+        memory = f"{int(match.group(1)) / 1024 ** 2:.1f} GiB" if match else memory
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": memory, "load": load_average(),
+            "python": f"{platform.python_implementation()} {platform.python_version()}",
+            "os": platform.platform()}
+
+
+def load_average() -> str:
+    """The 1-minute load average: other work on the machine skews every figure."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "unknown"
+
+
+def reading(fold: dict | None, append: dict | None) -> list[str]:
+    """Sentences computed from the figures (so they never disagree with the tables)."""
+    lines = []
+    if fold:
+        floor, folded = fold["timings"][0], fold["timings"][1]
+        lines.append(f"- Folding a stored log runs at {folded.rate:,.0f} events/s: "
+                     f"{fold['fold_over_floor']:.1f}x the time of merely parsing its JSON "
+                     f"({floor.rate:,.0f} lines/s), so the rules, not the JSON, dominate a fold.")
+        if len(fold["timings"]) > 2:
+            validated = fold["timings"][2]
+            lines.append(f"- Full validation (hashes, legality, chance re-derived) runs at "
+                         f"{validated.rate:,.0f} events/s, {folded.rate / validated.rate:.1f}x "
+                         f"slower than the fold.")
+    for mode in (append or {}).get("modes", []):
+        by_name = {r.name: r for r in mode["results"]}
+        service = by_name[append_bench.SERVICE]
+        lines.append(f"- {mode['mode']}: the service appends {service.rate:,.0f} events/s "
+                     f"({1000 / service.rate:.2f} ms each), service/floor "
+                     f"{mode['service_over_floor']:.2f}, service/eventsourcing "
+                     f"{mode['service_over_eventsourcing']:.2f}.")
+        if mode["breakdown"]:
+            steps = mode["breakdown"]["steps"]
+            wall = mode["breakdown"]["wall_per_event"]
+            top = sorted(steps.items(), key=lambda kv: -kv[1])[:3]
+            lines.append("  Largest steps of event_append: " + "; ".join(
+                f"{name} {seconds * 1e6:,.0f} µs ({seconds / wall:.0%})" for name, seconds in top)
+                + ".")
+    return lines
+
+
+def markdown(*, when: str, command: str, host: dict, fold: dict | None, append: dict | None,
+             notes: str, games: dict | None = None, protocol: dict | None = None,
+             tournament: dict | None = None, steps: dict | None = None) -> str:
+    """The whole of BENCHMARKS.md."""
+    server = append["server"]["server_version"] if append else "not measured"
+    lines = [
+        "# Benchmarks", "",
+        "Generated by `python3 dev.py bench --write` (bench/run.py); only the Notes section is "
+        "written by hand. The code of each benchmark says exactly what it measures: "
+        "bench/fold.py, bench/append.py, bench/protocol.py, bench/steps.py, bench/tournament.py, bench/games.py.", "",
+        "## Machine and run", "",
+        f"- CPU: {host['cpu']}, {host['cores']} cores; RAM {host['memory']}",
+        f"- {host['python']} on {host['os']}",
+        f"- PostgreSQL {server}",
+        f"- 1-minute load average: {host['load']} when the run started, {load_average()} "
+        f"when it ended",
+        f"- command: `{command}`",
+        f"- date: {when}",
+    ]
+    if fold:
+        lines += ["", "## Fold throughput (bench/fold.py)", "", *fold_bench.report(fold)]
+    if append:
+        lines += ["", "## Append throughput on PostgreSQL (bench/append.py)", "",
+                  *append_bench.report(append)]
+    if protocol:
+        lines += ["", "## Bot protocol: in process against sandboxed subprocesses (bench/protocol.py)", "",
+                  *protocol_bench.report(protocol)]
+    if steps:
+        lines += ["", "## Step-through latency through the API (bench/steps.py)", "",
+                  *steps_bench.report(steps)]
+    if tournament:
+        lines += ["", "## Tournament throughput with one and two workers (bench/tournament.py)", "",
+                  *tournament_bench.report(tournament)]
+    if games:
+        lines += ["", "## Games: playout speed and bot strength (bench/games.py)", "",
+                  *games_bench.report(games)]
+    lines += ["", "## Reading", "", *reading(fold, append), "", "## Notes", "",
+              NOTES_START, notes.strip("\n"), NOTES_END, ""]
+    return "\n".join(lines)
+
+
+def kept_notes() -> str:
+    """The hand-written notes of the current BENCHMARKS.md, if any."""
+    if not BENCHMARKS.exists():
+        return "(none yet)"
+    text = BENCHMARKS.read_text(encoding="utf-8")
+    start, end = text.find(NOTES_START), text.find(NOTES_END)
+    if start < 0 or end < start:
+        return "(none yet)"
+    return text[start + len(NOTES_START):end]
+
+
+def in_subprocess(script: str) -> dict:
+    """Run bench/<script> in its own process (it configures Django for itself, e.g. with a
+    broker, before the settings are read) and return the JSON it prints last."""
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / script)], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md")
+    parser.add_argument("--quick", action="store_true", help="small sizes, to check it runs")
+    parser.add_argument("--only", choices=("fold", "append", "games", "protocol", "tournament", "steps"), help="run one benchmark")
+    args = parser.parse_args(argv)
+    fold_matches, fold_repeats, durable, no_flush, rounds = SIZES["quick" if args.quick else "full"]
+    started = time.perf_counter()
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    host = machine()
+    fold = append = games = protocol = tournament = steps = None
+    if args.only in (None, "fold"):
+        print("fold: playing the corpus and timing it ...", file=sys.stderr, flush=True)
+        fold = fold_bench.run(matches=fold_matches, repeats=fold_repeats)
+        print("\n".join(["## Fold", "", *fold_bench.report(fold), ""]), flush=True)
+    if args.only in (None, "append"):
+        print("append: PostgreSQL, every method on the same events ...", file=sys.stderr, flush=True)
+        append = append_bench.run(durable_events=durable, no_flush_events=no_flush, rounds=rounds)
+        print("\n".join(["## Append", "", *append_bench.report(append), ""]), flush=True)
+    if args.only in (None, "protocol"):
+        print("protocol: the same match in process and in subprocesses ...", file=sys.stderr, flush=True)
+        protocol = protocol_bench.run(repeats=1 if args.quick else 3)
+        print("\n".join(["## Protocol", "", *protocol_bench.report(protocol), ""]), flush=True)
+    if args.only in (None, "tournament"):
+        print("tournament: 64 entrants on real workers, one then two ...", file=sys.stderr, flush=True)
+        tournament = in_subprocess("tournament.py")
+        print("\n".join(["## Tournament", "", *tournament_bench.report(tournament), ""]), flush=True)
+    if args.only in (None, "steps"):
+        print("steps: latency of steps/{n} in a 10,000-event match ...", file=sys.stderr, flush=True)
+        steps = in_subprocess("steps.py")
+        print("\n".join(["## Steps", "", *steps_bench.report(steps), ""]), flush=True)
+    if args.only in (None, "games"):
+        print("games: playouts and bot strength ...", file=sys.stderr, flush=True)
+        games = games_bench.run(**GAMES_SIZES["quick" if args.quick else "full"])
+        print("\n".join(["## Games", "", *games_bench.report(games), ""]), flush=True)
+    print("\n".join(["## Reading", "", *reading(fold, append)]))
+    print(f"\n(all benchmarks: {time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    if args.write:
+        command = "python3 dev.py bench " + " ".join(argv)
+        BENCHMARKS.write_text(markdown(when=when, command=command.strip(), host=host, fold=fold,
+                                       append=append, notes=kept_notes(), games=games,
+                                       protocol=protocol, tournament=tournament, steps=steps),
+                              encoding="utf-8")
+        print(f"wrote {BENCHMARKS.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,39 @@
+"""manage.py uploadbot PATH --game G --owner USER --name NAME: store a new bot version."""
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from ...models import Bot
+from ...services import bot_create, bot_version_upload
+from ...uploads import UploadRefused
+
+
+class Command(BaseCommand):
+    help = ("Upload a bot (a .py file or a .zip with main.py) as a new immutable version; the "
+            "bot and a local owner account are created when missing.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("path")
+        parser.add_argument("--game", required=True)
+        parser.add_argument("--owner", required=True, help="username (created if missing)")
+        parser.add_argument("--name", required=True, help="the bot's name, unique per owner and game")
+
+    def handle(self, *args, path, game, owner, name, **kw):
+        try:
+            content = Path(path).read_bytes()
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc}") from None
+        user, _ = get_user_model().objects.get_or_create(username=owner)
+        try:
+            bot = Bot.objects.filter(owner=user, game=game, name=name).first() or \
+                bot_create(owner=user, name=name, game=game)
+            version = bot_version_upload(bot=bot, filename=Path(path).name, content=content)
+        except UploadRefused as exc:
+            raise CommandError(f"upload refused: {exc.reason}") from None
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(self.style.SUCCESS(
+            f"{owner}/{name} version {version.number} stored (sha256 {version.sha256[:16]}..., "
+            f"{version.size} bytes)"))
+        self.stdout.write(f"play it: manage.py play {game} --bots {owner}/{name},random")

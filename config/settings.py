@@ -1,0 +1,184 @@
+"""Settings from environment variables, with embedded defaults that run on a bare machine:
+SQLite in ./var and Celery tasks executed in process.
+
+DATABASE_URL        e.g. postgres://postgres@127.0.0.1:5432/arena   (default: sqlite:///var/arena.sqlite3)
+CELERY_BROKER_URL   e.g. redis://127.0.0.1:6379/0                   (default: none -> tasks run in process)
+SECRET_KEY, DEBUG, ALLOWED_HOSTS, REPLAY_SNAPSHOT_EVERY
+"""
+import os
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("ARENA_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+DEBUG = os.environ.get("DEBUG", "1") == "1"
+SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me" if DEBUG else "")
+if not SECRET_KEY:
+    raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "replays",
+    "bots",
+    "tournaments",
+    "api",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [],
+    "APP_DIRS": True,
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.contrib.auth.context_processors.auth",
+        "django.contrib.messages.context_processors.messages",
+    ]},
+}]
+WSGI_APPLICATION = "config.wsgi.application"
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'arena.sqlite3'}",
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several threads (the dev server, in-process tasks) share the file; wait instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+
+# --- Replays ---------------------------------------------------------------------------------
+# A snapshot every K events: state_at(n) costs one decode plus fewer than K applies.
+REPLAY_SNAPSHOT_EVERY = int(os.environ.get("REPLAY_SNAPSHOT_EVERY", "50"))
+
+# --- Celery ----------------------------------------------------------------------------------
+# No broker configured: run tasks in process (kombu's in-memory transport is never used for
+# delivery then), so the demo works on a bare machine.
+CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://localhost/"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_EAGER_PROPAGATES = True
+# At-least-once delivery: acknowledge after the task ran, requeue if the worker died mid-task,
+# and take one message at a time so a dying worker holds no backlog. Tasks are idempotent.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "arena")
+
+# Run sweep_stuck_matches with `celery -A config beat` (docker-compose has a beat service).
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stuck-matches": {"task": "bots.sweep_stuck_matches", "schedule": 30.0},
+}
+
+# --- Bots ------------------------------------------------------------------------------------
+# A match driver holds a lease this long and renews it as it plays; an expired lease marks a
+# match whose worker died, and the sweep queues it again.
+MATCH_LEASE_SECONDS = int(os.environ.get("MATCH_LEASE_SECONDS", "30"))
+# Uploaded bot code is unpacked here (per content sha256) before it runs in the sandbox.
+BOT_CODE_DIR = Path(os.environ.get("BOT_CODE_DIR", VAR_DIR / "bot-code"))
+# Local development only: run uploaded bots without bubblewrap (never in production).
+ARENA_ALLOW_UNSANDBOXED_BOTS = os.environ.get("ARENA_ALLOW_UNSANDBOXED_BOTS", "0") == "1"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_THROTTLE_ANON", "600/minute"),
+        "user": os.environ.get("API_THROTTLE_USER", "3000/minute"),
+    },
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Spellbound Arena API",
+    "DESCRIPTION": "Games, bots, tournaments, standings, ratings and step-through replays.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "api.schema.add_error_responses"],
+}
+# Request size limits: JSON bodies and form fields; bot uploads have their own limit (bots.uploads).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440))
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Registration and token creation by password are throttled per client address.
+API_THROTTLE_CREDENTIALS = os.environ.get("API_THROTTLE_CREDENTIALS", "20/hour")
+# API tokens: hashed at rest, expiring.
+API_TOKEN_DAYS = int(os.environ.get("API_TOKEN_DAYS", "30"))
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}
+
+# --- Production (DEBUG off) --------------------------------------------------------------------
+# HTTPS only, cookies over HTTPS only, HSTS, no sniffing, no framing: what `manage.py check
+# --deploy` asks for. Each can be overridden by the environment (e.g. SECURE_SSL_REDIRECT=0 behind
+# a proxy that already redirects; then set SECURE_PROXY_SSL_HEADER_NAME too).
+def _env_flag(name: str, default: bool) -> bool:
+    return os.environ.get(name, "1" if default else "0") == "1"
+
+
+if not DEBUG:
+    SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = _env_flag("SESSION_COOKIE_SECURE", True)
+    CSRF_COOKIE_SECURE = _env_flag("CSRF_COOKIE_SECURE", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = _env_flag("SECURE_HSTS_PRELOAD", True)
+    SECURE_CONTENT_TYPE_NOSNIFF = _env_flag("SECURE_CONTENT_TYPE_NOSNIFF", True)
+    SECURE_REFERRER_POLICY = os.environ.get("SECURE_REFERRER_POLICY", "same-origin")
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = os.environ.get("SECURE_CROSS_ORIGIN_OPENER_POLICY", "same-origin")
+    X_FRAME_OPTIONS = os.environ.get("X_FRAME_OPTIONS", "DENY")
+    if os.environ.get("SECURE_PROXY_SSL_HEADER_NAME"):  # e.g. HTTP_X_FORWARDED_PROTO behind a proxy
+        SECURE_PROXY_SSL_HEADER = (os.environ["SECURE_PROXY_SSL_HEADER_NAME"],
+                                   os.environ.get("SECURE_PROXY_SSL_HEADER_VALUE", "https"))
+    CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]

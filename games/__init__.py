@@ -1,0 +1,1 @@
+"""Pure-Python game rules. Nothing in this package imports Django (see tests/conformance)."""

@@ -1,0 +1,297 @@
+"""The hash-chained event log as plain data: sealing records, folding them, validating a replay.
+
+A record is one line of an exported replay (JSON Lines) and one row of the event table:
+
+    {"match": id, "seq": n, "kind": k, "seat": s|None, "payload": {...}, "time": iso,
+     "prev_hash": hex, "hash": hex}
+
+``hash = sha256(canonical JSON of every other field)``; ``prev_hash`` of seq 0 is GENESIS. Envelope
+kinds: match_created (seq 0: ruleset, version, options, players, seats, seed_commitment),
+action, chance, forfeit, match_ended (result, seed) and match_aborted (reason, seed).
+
+This module has no Django import, so anyone can validate an exported replay offline:
+``python -m games.engine.log replay.jsonl``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from . import chance, registry
+from .protocol import Chance, Ended, Event, IllegalAction, InvalidOptions, Ruleset, ToAct
+
+GENESIS = "0" * 64
+ENGINE_KINDS = ("action", "chance", "forfeit")
+END_KINDS = ("match_ended", "match_aborted")
+KINDS = ("match_created", *ENGINE_KINDS, *END_KINDS)
+# "clock": the time the bot took and its bank; "fault": why a default action was played for it.
+ACTION_KEYS = frozenset({"action", "clock", "fault"})
+FORFEIT_REASONS = ("timeout", "crash", "illegal_action", "garbage", "resigned", "output_limit")
+
+
+def canonical_json(value) -> str:
+    """One spelling per value: sorted keys, no spaces, UTF-8 kept as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+
+
+def record_hash(record: dict) -> str:
+    """sha256 over the canonical JSON of the record without its own hash."""
+    body = {k: record[k] for k in ("match", "seq", "kind", "seat", "payload", "time", "prev_hash")}
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def seal(*, match: str, seq: int, kind: str, seat: int | None, payload: dict, time: str,
+         prev_hash: str) -> dict:
+    """A complete record, its hash computed."""
+    record = {"match": str(match), "seq": seq, "kind": kind, "seat": seat, "payload": payload,
+              "time": time, "prev_hash": prev_hash}
+    record["hash"] = record_hash(record)
+    return record
+
+
+class LogError(Exception):
+    """The first thing wrong with a log: its seq and the reason."""
+
+    def __init__(self, seq: int | None, reason: str):
+        super().__init__(f"seq {seq}: {reason}")
+        self.seq = seq
+        self.reason = reason
+
+
+def created_payload(*, ruleset: Ruleset, options, players: int, seats: list[dict],
+                    seed_commitment: str) -> dict:
+    """The payload of match_created."""
+    return {"ruleset": ruleset.spec.name, "version": ruleset.spec.version,
+            "options": ruleset.options_json(options), "players": players, "seats": seats,
+            "seed_commitment": seed_commitment}
+
+
+class Folder:
+    """Folds the records of one match into its state, checking each on the way.
+
+    ``step`` refuses (LogError) a record the rules do not allow where it stands; it never checks
+    hashes (``validate`` does) and derives chance outcomes only when it is given the seed.
+    """
+
+    def __init__(self, created: dict, *, get_ruleset: Callable[[str], Ruleset] = registry.get):
+        if created.get("seq") != 0 or created.get("kind") != "match_created":
+            raise LogError(created.get("seq"), "a log starts with match_created at seq 0")
+        payload = created["payload"]
+        try:
+            self.ruleset = get_ruleset(payload["ruleset"])
+            if payload["version"] != self.ruleset.spec.version:
+                raise LogError(0, f"{payload['ruleset']} version {payload['version']} is not "
+                                  f"available (this service runs {self.ruleset.spec.version})")
+            self.options = self.ruleset.options(payload["options"])
+            self.ruleset.check_players(payload["players"])
+            self.state = self.ruleset.setup(payload["players"], self.options)
+        except (registry.UnknownRuleset, InvalidOptions, KeyError, TypeError) as exc:
+            raise LogError(0, f"bad match_created: {exc}") from None
+        self.match_id = str(created["match"])
+        self.players = payload["players"]
+        self.seed_commitment = payload.get("seed_commitment")
+        self.seq = 0
+        self.head_hash = created.get("hash", GENESIS)
+        self.ended = False
+        self.result = None
+
+    @classmethod
+    def resume(cls, created: dict, *, seq: int, state, head_hash: str,
+               get_ruleset: Callable[[str], Ruleset] = registry.get) -> "Folder":
+        """A folder standing after event ``seq`` with ``state`` (from a snapshot)."""
+        folder = cls(created, get_ruleset=get_ruleset)
+        folder.state, folder.seq, folder.head_hash = state, seq, head_hash
+        return folder
+
+    def next(self):
+        return self.ruleset.next(self.state)
+
+    def advance(self, record: dict) -> None:
+        """Apply a stored record without checking it (replays of the service's own log; the
+        validator re-checks everything)."""
+        if record["kind"] in ENGINE_KINDS:
+            self.state = self.ruleset.apply(self.state, Event(record["kind"], record["seat"],
+                                                              record["payload"]))
+        elif record["kind"] in END_KINDS:
+            self.ended, self.result = True, record["payload"].get("result")
+        self.seq, self.head_hash = record["seq"], record["hash"]
+
+    def step(self, record: dict, *, seed: bytes | None = None) -> None:
+        """Check ``record`` against the rules where the fold stands, then apply it."""
+        seq, kind, seat, payload = record["seq"], record["kind"], record["seat"], record["payload"]
+        if seq != self.seq + 1:
+            raise LogError(seq, f"expected seq {self.seq + 1}")
+        if self.ended:
+            raise LogError(seq, "event after the end of the match")
+        if kind not in KINDS or kind == "match_created":
+            raise LogError(seq, f"unexpected event kind {kind!r}")
+        if not isinstance(payload, dict):
+            raise LogError(seq, "payload is not an object")
+        nxt = self.ruleset.next(self.state)
+        try:
+            if kind in ("chance", "match_ended", "match_aborted") and seat is not None:
+                raise IllegalAction(f"a {kind} event belongs to no seat, got seat {seat!r}")
+            if kind == "action":
+                if "action" not in payload or set(payload) - ACTION_KEYS:
+                    raise IllegalAction(f"an action payload has the key 'action' and optionally "
+                                        f"{sorted(ACTION_KEYS - {'action'})}, got {sorted(payload)}")
+                self.ruleset.check_action(self.state, seat, payload.get("action"))
+            elif kind == "chance":
+                self._check_chance(nxt, payload, seq, seed)
+            elif kind == "forfeit":
+                if type(seat) is not int or not 0 <= seat < self.players:
+                    raise IllegalAction(f"forfeit names no seat of this match: {seat!r}")
+                if payload.get("reason") not in FORFEIT_REASONS:
+                    raise IllegalAction(f"forfeit reason must be one of {FORFEIT_REASONS}")
+                if isinstance(nxt, Ended):
+                    raise IllegalAction("forfeit after the game is decided")
+            elif kind == "match_ended":
+                if not isinstance(nxt, Ended):
+                    raise IllegalAction(f"match_ended but the game goes on ({type(nxt).__name__})")
+                if payload.get("result") != nxt.result.to_json():
+                    raise IllegalAction(f"recorded result {payload.get('result')} differs from "
+                                        f"the fold's {nxt.result.to_json()}")
+        except IllegalAction as exc:
+            raise LogError(seq, exc.reason) from None
+        if kind in ENGINE_KINDS:
+            self.state = self.ruleset.apply(self.state, Event(kind, seat, payload))
+        else:
+            self.ended = True
+            self.result = payload.get("result")
+        self.seq = seq
+        self.head_hash = record.get("hash", self.head_hash)
+
+    def _check_chance(self, nxt, payload: dict, seq: int, seed: bytes | None) -> None:
+        if not isinstance(nxt, Chance):
+            raise IllegalAction(f"chance event but no chance node now ({type(nxt).__name__})")
+        if payload.get("spec") != nxt.spec:
+            raise IllegalAction(f"chance spec {payload.get('spec')} differs from the rules' {nxt.spec}")
+        chance.check_outcome(nxt.spec, payload.get("outcome"))
+        if seed is not None:
+            expected = chance.derive(seed, self.match_id, seq, nxt.spec)
+            if payload["outcome"] != expected:
+                raise IllegalAction(f"chance outcome {payload['outcome']} is not its derivation "
+                                    f"from the revealed seed ({expected})")
+
+
+@dataclass
+class Report:
+    """The validator's verdict; ``first_bad_seq`` and ``reason`` name the first fault."""
+
+    ok: bool
+    events: int
+    first_bad_seq: int | None = None
+    reason: str = ""
+    ended: bool = False
+    chance_verified: bool = False
+    snapshots_checked: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "events": self.events, "first_bad_seq": self.first_bad_seq,
+                "reason": self.reason, "ended": self.ended, "chance_verified": self.chance_verified,
+                "snapshots_checked": self.snapshots_checked, "notes": self.notes}
+
+
+def _revealed_seed(records: list[dict], commitment: str | None) -> tuple[bytes | None, str]:
+    """The seed revealed by the last record, if it ends the match and matches the commitment;
+    otherwise None and why (reported at the last record unless an earlier one is bad first)."""
+    last = records[-1]
+    if last.get("kind") not in END_KINDS:
+        return None, ""
+    try:
+        seed = bytes.fromhex(last["payload"]["seed"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None, "the end of the match does not reveal a hex seed"
+    if chance.commitment(seed) != commitment:
+        return None, "the revealed seed does not match the seed commitment"
+    return seed, ""
+
+
+def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = None,
+             get_ruleset: Callable[[str], Ruleset] = registry.get) -> Report:
+    """Re-fold a log from event 0: hash chain, legality of every event, chance outcomes against
+    the revealed seed, the recorded result, and ``snapshots`` ({seq: encoded state}) against the
+    fold. Returns a Report naming the first bad seq."""
+    records = list(records)
+    snapshots = dict(snapshots or {})
+    report = Report(ok=False, events=len(records))
+    if not records:
+        report.reason = "empty log"
+        return report
+    try:
+        seed = None
+        prev_hash = GENESIS
+        folder = None
+        for index, record in enumerate(records):
+            seq = record.get("seq") if isinstance(record, dict) else None
+            if seq != index:
+                raise LogError(seq, f"expected seq {index} (gap, duplicate or reordering)")
+            if record.get("match") != records[0].get("match"):
+                raise LogError(seq, "event of another match")
+            if record.get("prev_hash") != prev_hash:
+                raise LogError(seq, "hash chain broken: prev_hash is not the previous event's hash")
+            try:
+                expected_hash = record_hash(record)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise LogError(seq, f"malformed record: {exc}") from None
+            if record.get("hash") != expected_hash:
+                raise LogError(seq, "hash mismatch: the event was changed after it was written")
+            prev_hash = record["hash"]
+            if folder is None:
+                folder = Folder(record, get_ruleset=get_ruleset)
+                seed, seed_fault = _revealed_seed(records, folder.seed_commitment)
+                if seed is None and not seed_fault:
+                    report.notes.append("the match has not ended: its seed is secret, "
+                                        "chance outcomes are unverified")
+            else:
+                if seed_fault and index == len(records) - 1:
+                    raise LogError(seq, seed_fault)
+                folder.step(record, seed=seed)
+            if seq in snapshots:
+                if snapshots.pop(seq) != folder.ruleset.encode(folder.state):
+                    raise LogError(seq, "snapshot differs from the fold of the log")
+                report.snapshots_checked += 1
+        if snapshots:
+            raise LogError(min(snapshots), "snapshot beyond the end of the log")
+        report.ended = folder.ended
+        report.chance_verified = seed is not None
+        report.ok = True
+    except LogError as exc:
+        report.first_bad_seq, report.reason = exc.seq, exc.reason
+    return report
+
+
+def read_jsonl(lines: Iterable[str]) -> list[dict]:
+    """Records from JSON Lines; a line that is not a JSON object raises LogError with its number."""
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogError(None, f"line {number} is not JSON: {exc}") from None
+        if not isinstance(record, dict):
+            raise LogError(None, f"line {number} is not a JSON object")
+        records.append(record)
+    return records
+
+
+def main(argv: list[str]) -> int:
+    """Validate an exported replay offline: python -m games.engine.log FILE.jsonl"""
+    if len(argv) != 1:
+        print("usage: python -m games.engine.log REPLAY.jsonl", file=sys.stderr)
+        return 2
+    with open(argv[0], encoding="utf-8") as fh:
+        report = validate(read_jsonl(fh))
+    print(json.dumps(report.to_json(), indent=2))
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,540 @@
+"""Sorcado, after the rulebook shared/rulebooks/sorcado.de.md.
+
+Clauses are cited as V.n (Vorbereitung), S.n (Das Spiel), A.n (looking), B.n (the ban card),
+W.n (Wertung), M.n (monster cards), E.n (the end) and decisions where the text is silent as
+D1..D24; all are listed, with the German text, in docs/rules/sorcado.md. Sixteen face-down
+monsters and spells lie in a 4x4 realm; each turn a mage looks at two of them, may swap them,
+lays one face-down mage card beside a row or column and may ban a card. When every mage card
+lies, each monster goes to the player with the most power in its row and column.
+
+A state is a plain JSON dict; ``apply`` copies the lists it may change (``clone``). What each
+seat has seen is part of the state (``known``), folded from the events like everything else.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass
+
+from games.engine import chance
+from games.engine.bots import RandomBot
+from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, Result, Ruleset,
+                                   ToAct, option)
+from games.engine.registry import register
+
+from .content import (CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
+                      MAGE_CARDS, MAGE_POWER, REALM_CARDS, SIDE, SLOTS, SPELLS, TRANSPOSITION,
+                      open_slots, realm_scores)
+
+SPEC = GameSpec(name="sorcado", title="Sorcado", version=1, min_players=2, max_players=4,
+                chance=True, hidden_information=True, simultaneous=False,
+                rulebook="sorcado.de.md")
+DEAL = {"kind": "shuffle", "n": len(REALM_CARDS)}   # V.1-V.2, D2
+MAGE_SHUFFLE = {"kind": "shuffle", "n": HAND_SIZE}  # V.5, D6
+TURN_PHASES = ("look", "divine", "transpose", "swap", "place", "ban")
+PHASE_ACTIONS = {"faction": ("faction",), "look": ("look",), "divine": ("divine",),
+                 "transpose": ("transpose", "keep"), "swap": ("swap", "keep"),
+                 "place": ("place",), "ban": ("ban", "pass")}
+ACTION_KEYS = {"faction": {"type", "faction"}, "look": {"type", "pos"}, "divine": {"type", "pos"},
+               "transpose": {"type", "a", "b"}, "keep": {"type"}, "swap": {"type"},
+               "place": {"type", "card", "slot"}, "ban": {"type", "pos"}, "pass": {"type"}}
+
+
+@dataclass(frozen=True)
+class Options:
+    """The variants; every default is the rulebook's value or a documented decision."""
+
+    placement: str = option("corners", "V.4: corners (V.4a: a corner each, one card per slot of "
+                            "its two sides) or border (V.4b: any border slot, two cards a slot)",
+                            choices=("corners", "border"))
+    factions: str = option("choose", "V.3, D1: seats choose their faction in seat order, or "
+                           "by-seat gives seat s the s-th faction", choices=("choose", "by-seat"))
+    tie: str = option("shared", "E.2, D18: a tie for first is a shared victory, or play-again "
+                      "plays a new game (at most `replays` times)", choices=("shared", "play-again"))
+    replays: int = option(3, "E.2, D18: most extra games under tie=play-again", min=1, max=10)
+
+
+# -- reading a state ----------------------------------------------------------------------------
+
+def in_play(state: dict) -> list[int]:
+    """D19: the seats that have not forfeited."""
+    return [s for s in range(state["players"]) if s not in state["forfeited"]]
+
+
+def allowed_slots(state: dict, seat: int) -> list[str]:
+    """V.4a, V.4b: the slots open to the seat's next mage card."""
+    return open_slots(state["options"]["placement"], state["players"], seat, state["placed"])
+
+
+def lookable(state: dict) -> list[int]:
+    """S.1, A.1, B.3, D8, D9: unbanned cards not yet looked at this turn, at most one of them
+    among those the previous player looked at."""
+    took_previous = any(p in state["prev_seen"] for p in state["looked"])
+    return [p for p in range(GRID) if state["bans"][p] is None and p not in state["looked"]
+            and not (took_previous and p in state["prev_seen"])]
+
+
+def movable(state: dict) -> list[int]:
+    """B.3: face-down cards without a ban token (the pending spell lies face up)."""
+    return [p for p in range(GRID) if state["bans"][p] is None and p != state["pending"]]
+
+
+# -- legality -----------------------------------------------------------------------------------
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _position(value, name: str = "pos") -> str | None:
+    if type(value) is not int or not 0 <= value < GRID:
+        return f"{name} must be an integer position 0..{GRID - 1}, got {_short(value)}"
+    return None
+
+
+def _rule_refusal(state: dict, seat: int, action: dict) -> str | None:
+    """Why an action of the right shape breaks a rule now (None: it is legal)."""
+    kind = action["type"]
+    if kind == "faction":
+        if action["faction"] not in FACTIONS:
+            return f"faction must be one of {list(FACTIONS)}, got {_short(action['faction'])}"
+        if action["faction"] in state["factions"]:
+            return f"{action['faction']} is taken (V.3: one set each)"
+        return None
+    if kind in ("look", "divine", "ban"):
+        pos, bad = action["pos"], _position(action["pos"])
+        if bad:
+            return bad
+        if kind == "divine":
+            return "that is the Divination card itself (D10)" if pos == state["pending"] else None
+        if state["bans"][pos] is not None:
+            return f"the card at {pos} carries a ban token (B.2, B.3)"
+        if kind == "look" and pos in state["looked"]:
+            return f"you looked at {pos} this turn already (S.1, D8)"
+        if kind == "look" and pos not in lookable(state):
+            return (f"you looked at one of the previous player's cards {state['prev_seen']} "
+                    "already (A.1)")
+        return None
+    if kind == "transpose":
+        a, b = action["a"], action["b"]
+        bad = _position(a, "a") or _position(b, "b")
+        if bad:
+            return bad
+        if not a < b:
+            return f"name the two positions in rising order, a < b (got {a}, {b})"
+        still = movable(state)
+        if a not in still or b not in still:
+            return "a banned card (or the spell) cannot be moved (B.3)"
+    if kind == "place":
+        if action["card"] not in state["hands"][seat]:
+            return f"{_short(action['card'])} is not a mage card in your hand"
+        if action["slot"] not in allowed_slots(state, seat):
+            return (f"slot {_short(action['slot'])} is not open to you (V.4); "
+                    f"open: {allowed_slots(state, seat)}")
+    return None
+
+
+def refusal(state: dict, seat, action) -> str | None:
+    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
+    phase = state["phase"]
+    if phase not in PHASE_ACTIONS or type(seat) is not int or seat != acting_seat(state):
+        return f"seat {_short(seat)} does not act now"
+    if not isinstance(action, dict) or type(action.get("type")) is not str:
+        return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    if action["type"] not in PHASE_ACTIONS[phase]:
+        return (f"{_short(action['type'])} is not possible now ({phase}); "
+                f"possible: {list(PHASE_ACTIONS[phase])}")
+    if set(action) != ACTION_KEYS[action["type"]]:
+        return f"a {action['type']} action has exactly the keys {sorted(ACTION_KEYS[action['type']])}"
+    return _rule_refusal(state, seat, action)
+
+
+def acting_seat(state: dict) -> int | None:
+    """The seat whose decision it is (None at a chance node or the end)."""
+    if state["phase"] == "faction":
+        return next(s for s in in_play(state) if state["factions"][s] is None)
+    return state["seat"] if state["phase"] in TURN_PHASES else None
+
+
+def legal_action_list(state: dict, seat: int) -> list[dict]:
+    """Every action of the current decision, in a stable order."""
+    phase = state["phase"]
+    if seat != acting_seat(state):
+        return []
+    if phase == "faction":
+        return [{"type": "faction", "faction": f} for f in FACTIONS if f not in state["factions"]]
+    if phase == "look":
+        return [{"type": "look", "pos": p} for p in lookable(state)]
+    if phase == "divine":
+        return [{"type": "divine", "pos": p} for p in range(GRID) if p != state["pending"]]
+    if phase == "transpose":
+        still = movable(state)
+        return [{"type": "keep"}] + [{"type": "transpose", "a": a, "b": b}
+                                     for a in still for b in still if a < b]
+    if phase == "swap":
+        return [{"type": "swap"}, {"type": "keep"}]
+    if phase == "place":
+        slots = allowed_slots(state, seat)
+        return [{"type": "place", "card": c, "slot": s} for c in state["hands"][seat] for s in slots]
+    return [{"type": "pass"}] + [{"type": "ban", "pos": p} for p in movable(state)]
+
+
+# -- changing a state ---------------------------------------------------------------------------
+
+_LISTS = ("grid", "deck", "discard", "bans", "ban_used", "factions", "order", "looked", "seen",
+          "prev_seen", "forfeited", "history", "shuffles")
+_NESTED = ("hands", "placed", "known", "draws")
+
+
+def clone(state: dict) -> dict:
+    """A copy whose lists ``apply`` may change; inner pairs and finished lists are shared."""
+    new = dict(state)
+    for key in _LISTS:
+        new[key] = list(state[key])
+    for key in _NESTED:
+        new[key] = [list(x) for x in state[key]]
+    return new
+
+
+def new_game(players: int, options: dict, factions: list, forfeited: list, history: list) -> dict:
+    """V.1-V.5: a fresh realm to deal; factions and forfeits carry over into a replay (E.2)."""
+    return {"players": players, "options": options, "game": len(history) + 1, "phase": "deal",
+            "history": history, "grid": [None] * GRID, "deck": [], "discard": [], "pending": None,
+            "bans": [None] * GRID, "ban_used": [False] * players, "factions": factions,
+            "hands": [[] for _ in range(players)], "placed": [[] for _ in range(players)],
+            "known": [[None] * GRID for _ in range(players)], "shuffles": [None] * players,
+            "draws": [[] for _ in range(players)], "order": [], "seat": None, "looked": [],
+            "seen": [], "prev_seen": [], "forfeited": forfeited, "scores": None, "captures": None}
+
+
+def chance_outcome(state: dict, outcome: list[int]) -> None:
+    """V.1, V.2, D2: the deal, the first 16 of the shuffled 20 face down row by row, the rest
+    the exploration deck; V.5, D6: else the next seat's own shuffle of its mage cards."""
+    if state["phase"] == "draw":
+        state["shuffles"][next(s for s in in_play(state) if state["shuffles"][s] is None)] = outcome
+        advance_setup(state)
+        return
+    cards = [REALM_CARDS[i] for i in outcome]
+    state["grid"], state["deck"] = cards[:GRID], cards[GRID:]
+    if state["options"]["factions"] == "by-seat":
+        state["factions"] = [f if s not in state["forfeited"] else None
+                             for s, f in enumerate(FACTIONS[:state["players"]])]
+    state["phase"] = "faction"
+    advance_setup(state)
+
+
+def advance_setup(state: dict) -> None:
+    """V.3-V.5: factions first, then every seat's mage shuffle, then the turn order."""
+    seats = in_play(state)
+    if state["phase"] == "faction" and all(state["factions"][s] for s in seats):
+        state["phase"] = "draw"
+        for s in seats:
+            state["hands"][s] = list(MAGE_CARDS[state["factions"][s]])
+    if state["phase"] == "draw" and all(state["shuffles"][s] is not None for s in seats):
+        decide_order(state)
+
+
+def decide_order(state: dict) -> None:
+    """V.5, D6: the highest drawn card plays last; ties show the next card of their shuffles."""
+    tied, depth = in_play(state), 0
+    while len(tied) > 1 and depth < HAND_SIZE:
+        for s in tied:
+            state["draws"][s].append(MAGE_POWER[state["hands"][s][state["shuffles"][s][depth]]])
+        best = max(state["draws"][s][depth] for s in tied)
+        tied, depth = [s for s in tied if state["draws"][s][depth] == best], depth + 1
+    last = tied[0]
+    n = state["players"]
+    state["order"] = [(last + 1 + i) % n for i in range(n) if (last + 1 + i) % n in in_play(state)]
+    state["phase"], state["seat"] = "look", state["order"][0]
+
+
+def move_cards(state: dict, moves: dict[int, int]) -> None:
+    """D7: cards move face down in view of all, so every seat's knowledge and the turn's looks
+    follow them (old position -> new position)."""
+    grid = list(state["grid"])
+    for old, new in moves.items():
+        state["grid"][new] = grid[old]
+    for known in state["known"]:
+        was = list(known)
+        for old, new in moves.items():
+            known[new] = was[old]
+    for key in ("looked", "seen", "prev_seen"):
+        state[key] = [moves.get(p, p) for p in state[key]]
+
+
+def look(state: dict, seat: int, pos: int) -> None:
+    """S.1, A.1: a look teaches the seat the card; a spell is revealed instead and not counted."""
+    if state["grid"][pos] in SPELLS:
+        reveal_spell(state, pos)
+        return
+    state["known"][seat][pos] = state["grid"][pos]
+    state["looked"].append(pos)
+    state["seen"].append(pos)
+    if len(state["looked"]) == 2:
+        state["phase"] = "swap"
+
+
+def reveal_spell(state: dict, pos: int) -> None:
+    """S.1, D10-D12: the spell lies face up and acts; forced spells finish at once."""
+    spell, state["pending"] = state["grid"][pos], pos
+    if spell == DIVINATION:
+        state["phase"] = "divine"
+    elif spell == TRANSPOSITION:
+        state["phase"] = "transpose"
+    elif spell == DISPEL:
+        state["bans"] = [None] * GRID
+        finish_spell(state)
+    else:
+        whirl(state, pos)
+        finish_spell(state)
+
+
+def whirl(state: dict, pos: int) -> None:
+    """D11, A.2: Whirlwind turns the other unbanned cards of its row one place right; if that
+    moves the turn's first counted card, the look no longer counts."""
+    row = pos // SIDE
+    ring = [p for p in range(row * SIDE, row * SIDE + SIDE) if p in movable(state)]
+    if len(ring) < 2:
+        return
+    first = state["looked"][0] if state["looked"] else None
+    move_cards(state, {p: ring[(i + 1) % len(ring)] for i, p in enumerate(ring)})
+    if first in ring:
+        state["looked"].pop(0)
+
+
+def finish_spell(state: dict) -> None:
+    """S.1, D3: the spell is discarded and the exploration deck refills its place face down."""
+    pos = state["pending"]
+    state["discard"].append(state["grid"][pos])
+    state["grid"][pos] = state["deck"].pop(0)
+    for known in state["known"]:
+        known[pos] = None
+    state["pending"], state["phase"] = None, "look"
+
+
+def divine(state: dict, seat: int, pos: int) -> None:
+    """B.3, D10: Divination shows one card, a banned one too; the look is no counted look."""
+    finish_spell(state)
+    if state["grid"][pos] in SPELLS:
+        reveal_spell(state, pos)
+        return
+    state["known"][seat][pos] = state["grid"][pos]
+    state["seen"].append(pos)
+
+
+def act(state: dict, seat: int, action: dict) -> None:
+    """The seat's (checked) decision: V.3 faction, S.1 look, D11 a spell's choice, S.2 swap or
+    keep, S.3 place, S.4 ban or pass."""
+    kind = action["type"]
+    if kind == "faction":  # V.3, D1: the faction's eight mage cards and its ban card
+        state["factions"][seat] = action["faction"]
+        advance_setup(state)
+    elif kind == "look":
+        look(state, seat, action["pos"])
+    elif kind == "divine":
+        divine(state, seat, action["pos"])
+    elif kind == "transpose":  # D11: two unbanned cards change places unseen
+        move_cards(state, {action["a"]: action["b"], action["b"]: action["a"]})
+        finish_spell(state)
+    elif kind == "keep" and state["phase"] == "transpose":
+        finish_spell(state)
+    elif kind in ("swap", "keep"):  # S.2: the two looked-at cards change places face down, or not
+        if kind == "swap":
+            move_cards(state, {state["looked"][0]: state["looked"][1],
+                               state["looked"][1]: state["looked"][0]})
+        state["phase"] = "place"
+    elif kind == "place":  # S.3: one mage card face down beside a row or column
+        state["hands"][seat].remove(action["card"])
+        state["placed"][seat].append([action["slot"], action["card"]])
+        state["phase"] = "ban"
+        if state["ban_used"][seat]:  # B.1: a spent ban card offers nothing
+            end_turn(state)
+    else:  # S.4, B.1, B.2, D13: the ban card is spent, its token lies on the card; or pass
+        if kind == "ban":
+            state["ban_used"][seat], state["bans"][action["pos"]] = True, seat
+        end_turn(state)
+
+
+def end_turn(state: dict) -> None:
+    """S.5, D14: the next seat in the order that still holds mage cards; none left: scoring."""
+    state["prev_seen"], state["looked"], state["seen"] = state["seen"], [], []
+    order, at = state["order"], state["order"].index(state["seat"])
+    for step in range(1, len(order) + 1):
+        seat = order[(at + step) % len(order)]
+        if seat not in state["forfeited"] and state["hands"][seat]:
+            state["phase"], state["seat"] = "look", seat
+            return
+    score(state)
+
+
+def forfeit(state: dict, seat: int) -> None:
+    """D19: the seat leaves: its unplaced cards are discarded, its turn (if any) ends; placed
+    cards and a ban token stay. With fewer than two seats left the realm is scored."""
+    if seat in state["forfeited"] or state["phase"] == "over":
+        return
+    state["forfeited"] = sorted(state["forfeited"] + [seat])
+    state["hands"][seat] = []
+    alone = len(in_play(state)) < 2
+    if state["pending"] is not None and (alone or state["seat"] == seat):
+        finish_spell(state)  # the spell acts no more: discarded and replaced (D3)
+    if alone:
+        score(state, replay=False)
+    elif state["phase"] in ("faction", "draw"):
+        advance_setup(state)
+    elif state["phase"] in TURN_PHASES and state["seat"] == seat:
+        end_turn(state)
+
+
+def score(state: dict, replay: bool = True) -> None:
+    """W.1-W.3, E.1, E.2: turn everything up and score; a tie for first may replay (D18)."""
+    if state["grid"][0] is None:  # everyone left before the deal: nothing to score
+        captures, scores = [None] * GRID, [0] * state["players"]
+    else:
+        captures, scores = realm_scores(state["grid"], state["placed"], state["factions"],
+                                        state["bans"])
+    state["captures"], state["scores"], state["phase"], state["seat"] = captures, scores, "over", None
+    seats = in_play(state)
+    best = max((scores[s] for s in seats), default=0)
+    tied = sum(1 for s in seats if scores[s] == best) > 1
+    options = state["options"]
+    if (replay and tied and options["tie"] == "play-again"
+            and len(state["history"]) < options["replays"]):
+        state.update(new_game(state["players"], options, state["factions"], state["forfeited"],
+                              state["history"] + [scores]))
+
+
+# -- what a seat may know -----------------------------------------------------------------------
+
+def public_view(state: dict) -> dict:
+    """D7: what lies face up, who placed where (not what), which positions were looked at."""
+    over = state["phase"] == "over"
+    slots = {slot: [s for s, cards in enumerate(state["placed"]) for at, _ in cards if at == slot]
+             for slot in SLOTS}
+    view = {"game": state["game"], "phase": state["phase"], "to_act": acting_seat(state),
+            "players": state["players"], "options": dict(state["options"]),
+            "corners": (list(CORNERS_BY_PLAYERS[state["players"]])
+                        if state["options"]["placement"] == "corners" else None),
+            "factions": list(state["factions"]), "order": list(state["order"]),
+            "draws": [list(d) for d in state["draws"]], "forfeited": list(state["forfeited"]),
+            "face_up": [c if over or p == state["pending"] else None
+                        for p, c in enumerate(state["grid"])],
+            "pending": state["pending"], "bans": list(state["bans"]),
+            "ban_used": list(state["ban_used"]), "slots": slots,
+            "hand_sizes": [len(h) for h in state["hands"]], "looked": list(state["looked"]),
+            "seen": list(state["seen"]), "prev_seen": list(state["prev_seen"]),
+            "deck_size": len(state["deck"]), "discard": list(state["discard"]),
+            "history": [list(h) for h in state["history"]]}
+    if over:
+        view.update(placed=[[list(p) for p in cards] for cards in state["placed"]],
+                    captures=list(state["captures"]), scores=list(state["scores"]))
+    return view
+
+
+def seat_view(state: dict, seat: int) -> dict:
+    """D7: the public view plus the seat's hand, its face-down cards and the cards it knows."""
+    view = public_view(state)
+    view.update(seat=seat, hand=list(state["hands"][seat]),
+                my_placed=[list(p) for p in state["placed"][seat]], known=list(state["known"][seat]))
+    return view
+
+
+# -- the ruleset --------------------------------------------------------------------------------
+
+class Sorcado(Ruleset):
+    """The engine contract for Sorcado."""
+
+    spec = SPEC
+    Options = Options
+
+    def setup(self, players: int, options: Options | None = None) -> dict:
+        self.check_players(players)
+        if not isinstance(options, Options):
+            options = self.options(options)
+        return new_game(players, dataclasses.asdict(options), [None] * players, [], [])
+
+    def next(self, state: dict):
+        phase = state["phase"]
+        if phase == "over":
+            return Ended(Result.from_scores(state["scores"], last=frozenset(state["forfeited"])))
+        if phase == "deal":
+            return Chance(dict(DEAL))
+        if phase == "draw":
+            return Chance(dict(MAGE_SHUFFLE))
+        return ToAct((acting_seat(state),))
+
+    def legal_actions(self, state: dict, seat: int) -> list:
+        """Every action of the current decision, in a stable order."""
+        return legal_action_list(state, seat)
+
+    def check(self, state: dict, seat: int, action) -> None:
+        reason = refusal(state, seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def apply(self, state: dict, event: Event) -> dict:
+        """The next state; ``state`` itself is never changed."""
+        if event.kind == "forfeit":
+            if type(event.seat) is not int or not 0 <= event.seat < state["players"]:
+                raise IllegalAction(f"forfeit names no seat of this match: {_short(event.seat)}")
+            new = clone(state)
+            forfeit(new, event.seat)
+            return new
+        if event.kind == "chance":
+            return self._chance(state, event.payload)
+        if event.kind != "action":
+            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
+        action = event.payload.get("action")
+        self.check(state, event.seat, action)
+        new = clone(state)
+        act(new, event.seat, action)
+        return new
+
+    def _chance(self, state: dict, payload: dict) -> dict:
+        """V.1-V.2 deal, V.5 a seat's mage shuffle; the outcome must fit the spec."""
+        nxt = self.next(state)
+        if not isinstance(nxt, Chance):
+            raise IllegalAction(f"no chance event is due now ({state['phase']})")
+        if payload.get("spec", nxt.spec) != nxt.spec:
+            raise IllegalAction(f"chance spec {_short(payload.get('spec'))} is not {nxt.spec}")
+        chance.check_outcome(nxt.spec, payload.get("outcome"))
+        new = clone(state)
+        chance_outcome(new, list(payload["outcome"]))
+        return new
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        return public_view(state) if seat is None else seat_view(state, seat)
+
+    def encode(self, state: dict) -> dict:
+        return copy.deepcopy(state)
+
+    def decode(self, data: dict) -> dict:
+        return copy.deepcopy(data)
+
+    # -- hooks ------------------------------------------------------------------------------
+    def hidden_items(self, state: dict, seat: int | None) -> set[str]:
+        """Card ids ``seat`` knows privately (hand, face-down cards, cards it looked at); for
+        None, the realm cards nobody has seen and the exploration deck. All public at the end."""
+        if state["phase"] == "over":
+            return set()
+        if seat is None:
+            known = {c for cards in state["known"] for c in cards if c}
+            hidden = {c for p, c in enumerate(state["grid"]) if c and p != state["pending"]}
+            return (hidden - known) | set(state["deck"])
+        return (set(state["hands"][seat]) | {c for _, c in state["placed"][seat]}
+                | {c for c in state["known"][seat] if c})
+
+    @staticmethod
+    def max_events(players: int, options: Options) -> int:
+        """Per game: deal, shuffles, 2 looks a turn (+1 Whirlwind refund), 4 spell reveals, 2
+        spell decisions, swap, place, ban; plus factions, forfeits and the envelope (D14)."""
+        games = 1 + (options.replays if options.tie == "play-again" else 0)
+        per_game = 1 + players + (2 * HAND_SIZE * players + 1) + 4 + 2 + 3 * HAND_SIZE * players
+        return 2 + 2 * players + games * per_game
+
+    def builtin_bots(self) -> dict[str, type]:
+        """The built-in bots by name."""
+        from .bots import HeuristicBot
+        return {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+register(Sorcado())

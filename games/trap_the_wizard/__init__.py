@@ -1,0 +1,470 @@
+"""Trap the Wizard, after the rulebook shared/rulebooks/trap-the-wizard.de.txt.
+
+Clauses are cited as §P.S (paragraph P, sentence S) and decisions where the text is silent as
+D1..D19; both are listed, with the German text, in docs/rules/trap-the-wizard.md. Each seat moves
+its wizards round a wheel (board.py) by the roll of one die; a wizard that lands on enemy wizards
+carries them off, and scores them by bringing them home or by still holding them when the round
+ends. Five rounds make a match.
+
+A state is a frozen dataclass of tuples: ``apply`` copies only the tuples it changes.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from games.engine.bots import RandomBot
+from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, InvalidOptions,
+                                   Result, Ruleset, ToAct, option)
+from games.engine.registry import register
+
+from .board import Layout, arms_for, board_json, layout_for
+
+DIE = {"kind": "dice", "count": 1, "sides": 6}
+SIX = 6
+MOVE_KEYS = frozenset(("type", "wizard", "to", "steps"))
+PASS = {"type": "pass"}
+
+SPEC = GameSpec(name="trap-the-wizard", title="Trap the Wizard", version=1, min_players=2,
+                max_players=6, chance=True, hidden_information=False, simultaneous=False,
+                rulebook="trap-the-wizard.de.txt")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The variants; every default is the rulebook's value or a documented decision."""
+
+    board: str = option("auto", "D1: the wheel (auto: wheel4 for 2-4 players, wheel6 for 5-6)",
+                        choices=("auto", "wheel4", "wheel6"))
+    rim_between: int = option(7, "D1: ordinary fields between neighbouring start fields", min=1, max=20)
+    spoke_between: int = option(5, "D1: fields on a spoke between start field and centre", min=1, max=20)
+    wizards: int = option(3, "§1.1: wizards per player", min=1, max=6)
+    rounds: int = option(5, "§5.3: rounds in a match", min=1, max=20)
+    turn_limit: int = option(300, "D13: die rolls after which a stuck round is scored as it stands",
+                             min=1, max=100_000)
+    joker_return: str = option("centre", "D7: where the joker goes when its carrier returns home "
+                               "(§3.4): back to the centre, or kept by the carrier",
+                               choices=("centre", "keep"))
+
+
+@dataclass(frozen=True)
+class State:
+    """A match between events. Pieces are wizards (seat s owns s*wizards .. s*wizards+wizards-1)
+    and then the joker; a piece is free (``fields`` names its field), carried (in one free
+    wizard's ``captives``) or out of the game (neither)."""
+
+    players: int
+    options: Options
+    round: int  # 1-based
+    rolls: int  # die rolls made this round (D13)
+    turn: int  # the seat that rolls or moves
+    roll: int | None  # the die being played; None: the die must be rolled
+    remaining: int  # steps of the roll still to move
+    moved: tuple[int, ...]  # wizards that returned home with this roll (§2.4: "another" wizard)
+    fields: tuple[int | None, ...]
+    captives: tuple[tuple[int, ...], ...]
+    delivered: tuple[int, ...]  # per seat: enemy wizards brought home this round (§3.4, §5.2)
+    history: tuple[tuple[int, ...], ...]  # per finished round: points per seat
+    forfeited: tuple[int, ...]
+    ended: bool = False
+
+    @functools.cached_property
+    def joker(self) -> int:
+        """The joker's piece id (cached in the instance: read on every rule check)."""
+        return self.players * self.options.wizards
+
+
+# -- looking at a state -------------------------------------------------------------------------
+
+def layout(state: State) -> Layout:
+    """The board and seating of this match (cached per option set)."""
+    o = state.options
+    return layout_for(o.board, o.rim_between, o.spoke_between, state.players)
+
+
+def owner(state: State, piece: int) -> int | None:
+    """The seat a wizard belongs to; None for the joker, which belongs to nobody (§4.2)."""
+    return None if piece == state.joker else piece // state.options.wizards
+
+
+def free_wizards(state: State, seat: int) -> list[int]:
+    """§1.1: the seat's wizards standing on the board (neither captive nor out of the game)."""
+    first = seat * state.options.wizards
+    return [w for w in range(first, first + state.options.wizards) if state.fields[w] is not None]
+
+
+def seats_with_free_wizards(state: State) -> set[int]:
+    """§5.1: the players who are still "übrig" (have a wizard on the board)."""
+    per_seat = state.options.wizards
+    return {w // per_seat for w in range(state.joker) if state.fields[w] is not None}
+
+
+def stacks_on(state: State, field: int) -> list[int]:
+    """§3.1: the free wizards on ``field``; each is a stack with whatever it carries (D19)."""
+    return [w for w in range(state.joker) if state.fields[w] == field]
+
+
+def occupancy(state: State) -> dict[int, list[int]]:
+    """§3.1: the stacks on every occupied field, computed once per decision."""
+    occupied: dict[int, list[int]] = {}
+    for wizard, field in enumerate(state.fields[:state.joker]):
+        if field is not None:
+            occupied.setdefault(field, []).append(wizard)
+    return occupied
+
+
+def enemies_held(state: State, wizard: int) -> int:
+    """§3.3, §5.2: the enemy wizards ``wizard`` holds (the joker and own wizards are none, D8)."""
+    joker, per_seat = state.joker, state.options.wizards
+    seat = wizard // per_seat
+    return sum(1 for c in state.captives[wizard] if c != joker and c // per_seat != seat)
+
+
+def captures_on(state: State, lay: Layout, wizard: int, field: int) -> bool:
+    """§1.3, §4.3: enemies are caught on any field but a special one, unless the mover holds
+    the joker."""
+    return field not in lay.board.special or state.joker in state.captives[wizard]
+
+
+def held_enemies(state: State, seat: int) -> int:
+    """§5.2: enemy wizards held by the seat's free wizards (D12: they count as caught)."""
+    return sum(enemies_held(state, w) for w in free_wizards(state, seat))
+
+
+def totals(state: State) -> list[int]:
+    """§5.3: match points, the sum over the finished rounds."""
+    return [sum(points[s] for points in state.history) for s in range(state.players)]
+
+
+# -- legality -----------------------------------------------------------------------------------
+
+def landing_refusal(state: State, lay: Layout, wizard: int, to: int, steps: int,
+                    occupied: dict[int, list[int]]) -> str | None:
+    """§2.1, §3.1-§3.3, D5: why ``wizard`` may not end a move of ``steps`` on ``to`` (None: it may)."""
+    seat = wizard // state.options.wizards
+    if to == lay.homes[seat]:
+        if not enemies_held(state, wizard):
+            return (f"wizard {wizard} holds no enemy wizard, so it may not return to its start "
+                    f"field {to} (§3.3)")
+        return None
+    if steps != state.remaining:
+        return (f"only a wizard returning to its start field may stop short: move exactly "
+                f"{state.remaining} steps (§2.1)")
+    if to in lay.home_owner:
+        return f"field {to} is the start field of seat {lay.home_owner[to]} (D5)"
+    stacks = occupied.get(to, ())
+    if captures_on(state, lay, wizard, to):
+        stacks = [w for w in stacks if w // state.options.wizards == seat]
+    if len(stacks) >= 2:
+        return f"field {to} holds two stacks (§3.1)"
+    return None
+
+
+def move_refusal(state: State, seat: int, wizard: int, to: int, steps: int) -> str | None:
+    """§2.1-§2.4: why seat may not move ``wizard`` ``steps`` steps to ``to`` now (None: it may)."""
+    lay = layout(state)
+    if not 0 <= wizard <= state.joker:
+        return f"no piece {wizard} (wizards are 0..{state.joker - 1})"
+    if wizard == state.joker:
+        return f"piece {wizard} is the joker, which belongs to nobody and never moves by itself (§4.2)"
+    if wizard // state.options.wizards != seat:
+        return f"wizard {wizard} belongs to seat {wizard // state.options.wizards}"
+    origin = state.fields[wizard]
+    if origin is None:
+        return f"wizard {wizard} is not on the board (captive or out of the game)"
+    if wizard in state.moved:
+        return f"wizard {wizard} returned home with this roll; the rest is for another wizard (§2.4)"
+    if not 0 <= to < lay.board.size:
+        return f"no field {to} (fields are 0..{lay.board.size - 1})"
+    if not 1 <= steps <= state.remaining:
+        return f"steps must be 1..{state.remaining} (the steps left to move), got {steps}"
+    if to not in lay.board.reach[origin][steps]:
+        return f"no path of exactly {steps} steps from {origin} to {to} (§2.1, D4)"
+    return landing_refusal(state, lay, wizard, to, steps, {to: stacks_on(state, to)})
+
+
+def action_refusal(state: State, seat, action) -> str | None:
+    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
+    if state.ended or state.roll is None or type(seat) is not int or seat != state.turn:
+        return f"seat {_short(seat)} does not act now"
+    if not isinstance(action, dict):
+        return f"an action is a JSON object with a type, got {_short(action)}"
+    kind = action.get("type")
+    if kind == "pass" and len(action) == 1:
+        if state.moved:
+            return None
+        return "pass only declines the rest of a roll after a return home (§2.4); a move is due (D9)"
+    if kind != "move":
+        return (f"an action is {{'type': 'move', 'wizard', 'to', 'steps'}} or {{'type': 'pass'}}, "
+                f"got {_short(action)}")
+    if set(action) != MOVE_KEYS:
+        return f"a move has exactly the keys {sorted(MOVE_KEYS)}, got {_short(sorted(map(str, action)))}"
+    for key in ("wizard", "to", "steps"):
+        if type(action[key]) is not int:
+            return f"{key} must be an integer, got {_short(action[key])}"
+    return move_refusal(state, seat, action["wizard"], action["to"], action["steps"])
+
+
+def _short(value) -> str:
+    """A repr short enough for a reason, whatever garbage a bot sent."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def move_actions(state: State) -> list[dict]:
+    """§2.1-§2.4: every move of the seat to act, in a stable order."""
+    return list(_moves(state))
+
+
+def has_move(state: State) -> bool:
+    """D9, D10: can the seat to act move at all (stops at the first legal move)?"""
+    return next(_moves(state), None) is not None
+
+
+def _moves(state: State):
+    """The legal moves of the seat to act, one at a time."""
+    lay, seat = layout(state), state.turn
+    home, occupied = lay.homes[seat], occupancy(state)
+    for wizard in free_wizards(state, seat):
+        if wizard in state.moved:
+            continue
+        reach = lay.board.reach[state.fields[wizard]]
+        for steps in range(1, state.remaining + 1):
+            if steps == state.remaining:
+                targets = sorted(reach[steps])
+            else:  # §2.3: only a return home may use fewer steps than are left
+                targets = (home,) if home in reach[steps] else ()
+            for to in targets:
+                if landing_refusal(state, lay, wizard, to, steps, occupied) is None:
+                    yield {"type": "move", "wizard": wizard, "to": to, "steps": steps}
+
+
+# -- changing a state ---------------------------------------------------------------------------
+
+def _with(state: State, **changes) -> State:
+    """A copy of ``state`` with ``changes``: dataclasses.replace re-runs __init__ and costs a
+    good share of a fold, while the tuples here are shared as they are."""
+    copy = object.__new__(State)
+    copy.__dict__.update(state.__dict__)
+    copy.__dict__.update(changes)
+    return copy
+
+
+def new_round(players: int, options: Options, number: int, history: tuple, forfeited: tuple) -> State:
+    """§1.1, §4.1, D14: every wizard of a seat in play on its start field, the joker in the centre;
+    round r opens with seat (r-1) mod n, or the next seat still in play."""
+    lay = layout_for(options.board, options.rim_between, options.spoke_between, players)
+    fields = tuple(None if seat in forfeited else lay.homes[seat]
+                   for seat in range(players) for _ in range(options.wizards)) + (lay.board.centre,)
+    first = next(seat for seat in (s % players for s in range(number - 1, number - 1 + players))
+                 if seat not in forfeited)
+    return State(players=players, options=options, round=number, rolls=0, turn=first, roll=None,
+                 remaining=0, moved=(), fields=fields, captives=((),) * len(fields),
+                 delivered=(0,) * players, history=history, forfeited=forfeited)
+
+
+def roll_die(state: State, outcome) -> State:
+    """§1.2, §2.5, D10: the die gives the steps to move; with no legal move the roll is over."""
+    if state.ended or state.roll is not None:
+        raise IllegalAction("no die roll is due now")
+    if not (isinstance(outcome, list) and len(outcome) == 1 and type(outcome[0]) is int
+            and 1 <= outcome[0] <= SIX):
+        raise IllegalAction(f"a die outcome is [1..6], got {_short(outcome)}")
+    state = _with(state, roll=outcome[0], remaining=outcome[0], moved=(), rolls=state.rolls + 1)
+    return state if has_move(state) else end_roll(state)
+
+
+def move(state: State, wizard: int, to: int, steps: int) -> State:
+    """§2.1-§2.4: the wizard walks; it returns home (§3.4) or lands and captures (§1.3, §4.3)."""
+    lay = layout(state)
+    fields, captives = list(state.fields), list(state.captives)
+    delivered, remaining, moved = state.delivered, 0, state.moved
+    if to == lay.homes[wizard // state.options.wizards]:
+        scored = return_home(state, lay, wizard, fields, captives)
+        seat = state.turn
+        delivered = delivered[:seat] + (delivered[seat] + scored,) + delivered[seat + 1:]
+        remaining, moved = state.remaining - steps, moved + (wizard,)
+    else:
+        capture(state, lay, wizard, to, fields, captives)
+    fields[wizard] = to
+    state = _with(state, fields=tuple(fields), captives=tuple(captives), delivered=delivered,
+                  remaining=remaining, moved=moved)
+    return after_move(state)
+
+
+def return_home(state: State, lay: Layout, wizard: int, fields: list, captives: list) -> int:
+    """§3.4, D7: enemy captives leave the game (scored), own ones are freed onto the start field,
+    the joker goes back to the centre (or stays, joker_return="keep"); the count scored."""
+    seat, scored, kept = state.turn, 0, ()
+    for piece in state.captives[wizard]:
+        if piece == state.joker:
+            if state.options.joker_return == "keep":
+                kept = (piece,)
+            else:
+                fields[piece] = lay.board.centre
+        elif piece // state.options.wizards == seat:
+            fields[piece] = lay.homes[seat]
+        else:
+            scored += 1
+    captives[wizard] = kept
+    return scored
+
+
+def capture(state: State, lay: Layout, wizard: int, to: int, fields: list, captives: list) -> None:
+    """§1.3, §4.3, D7, D18: landing takes each enemy stack on ``to`` with all it carries (not on
+    a special field without the joker), and the joker wherever it lies."""
+    taken: list[int] = []
+    if captures_on(state, lay, wizard, to):
+        for other in stacks_on(state, to):
+            if other // state.options.wizards != state.turn:
+                taken.append(other)
+                taken.extend(captives[other])
+                captives[other], fields[other] = (), None
+    if fields[state.joker] == to:
+        taken.append(state.joker)
+        fields[state.joker] = None
+    if taken:
+        captives[wizard] = captives[wizard] + tuple(taken)
+
+
+def after_move(state: State) -> State:
+    """§5.1, §2.4: the round ends when one player is left; else the rest of a roll is offered
+    while some other wizard can use it exactly, and is lost otherwise."""
+    if len(seats_with_free_wizards(state)) <= 1:
+        return end_round(state)
+    if state.remaining > 0 and has_move(state):
+        return state
+    return end_roll(state)
+
+
+def end_roll(state: State) -> State:
+    """§2.5, D10, D11, D13: after a six the player rolls again; else the next seat with a free
+    wizard rolls. A round that reaches turn_limit rolls is scored as it stands."""
+    if state.rolls >= state.options.turn_limit:
+        return end_round(state)
+    again = state.roll == SIX and state.turn not in state.forfeited
+    return _with(state, turn=state.turn if again else next_seat(state, state.turn), roll=None,
+                 remaining=0, moved=())
+
+
+def next_seat(state: State, after: int) -> int:
+    """D11: the next seat in turn order that is in play and has a free wizard."""
+    able = seats_with_free_wizards(state)
+    for k in range(1, state.players + 1):
+        seat = (after + k) % state.players
+        if seat in able:
+            return seat
+    return after
+
+
+def end_round(state: State) -> State:
+    """§5.1-§5.3, D12, D16: score the round; then the next round, or the end of the match."""
+    points = tuple(state.delivered[s] + held_enemies(state, s) for s in range(state.players))
+    history = state.history + (points,)
+    if state.round >= state.options.rounds or state.players - len(state.forfeited) < 2:
+        return _with(state, history=history, ended=True, roll=None, remaining=0, moved=())
+    return new_round(state.players, state.options, state.round + 1, history, state.forfeited)
+
+
+def forfeit(state: State, seat: int) -> State:
+    """D15: the seat leaves: its free wizards and the own wizards they hold leave the board,
+    enemy wizards they hold go free onto their owners' start fields, the joker to the centre."""
+    if state.ended or seat in state.forfeited:
+        return state
+    lay = layout(state)
+    fields, captives = list(state.fields), list(state.captives)
+    for wizard in free_wizards(state, seat):
+        for piece in state.captives[wizard]:
+            holder = owner(state, piece)
+            if holder is None:
+                fields[piece] = lay.board.centre
+            elif holder != seat and holder not in state.forfeited:
+                fields[piece] = lay.homes[holder]
+        fields[wizard], captives[wizard] = None, ()
+    state = _with(state, fields=tuple(fields), captives=tuple(captives),
+                  forfeited=tuple(sorted(state.forfeited + (seat,))))
+    if state.players - len(state.forfeited) < 2 or len(seats_with_free_wizards(state)) <= 1:
+        return end_round(state)
+    if state.turn == seat or (state.roll is not None and not has_move(state)):
+        return end_roll(state)
+    return state
+
+
+# -- the ruleset --------------------------------------------------------------------------------
+
+class TrapTheWizard(Ruleset):
+    """The engine contract for Trap the Wizard."""
+
+    spec = SPEC
+    Options = Options
+
+    def setup(self, players: int, options: Options | None = None) -> State:
+        self.check_players(players)
+        if not isinstance(options, Options):
+            options = self.options(options)
+        if players > arms_for(options.board, players):
+            raise InvalidOptions(f"board {options.board} seats at most its arms, not {players} players")
+        return new_round(players, options, 1, (), ())
+
+    def next(self, state: State):
+        if state.ended:
+            return Ended(Result.from_scores(totals(state), last=frozenset(state.forfeited)))
+        if state.roll is None:
+            return Chance(DIE)
+        return ToAct((state.turn,))
+
+    def legal_actions(self, state: State, seat: int) -> list:
+        if state.ended or state.roll is None or type(seat) is not int or seat != state.turn:
+            return []
+        return move_actions(state) + ([dict(PASS)] if state.moved else [])
+
+    def check(self, state: State, seat: int, action) -> None:
+        reason = action_refusal(state, seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def apply(self, state: State, event: Event) -> State:
+        """The state after ``event``. An action must have passed check_action (the service, the
+        runner and log.Folder all check first): apply does not check it twice, for fold speed."""
+        if event.kind == "chance":
+            return roll_die(state, event.payload.get("outcome"))
+        if event.kind == "forfeit":
+            if type(event.seat) is not int or not 0 <= event.seat < state.players:
+                raise IllegalAction(f"forfeit names no seat of this match: {_short(event.seat)}")
+            return forfeit(state, event.seat)
+        if event.kind != "action":
+            raise IllegalAction(f"unknown event kind {event.kind!r}")
+        action = event.payload.get("action")
+        if action == PASS:
+            return end_roll(state)
+        return move(state, action["wizard"], action["to"], action["steps"])
+
+    def view(self, state: State, seat: int | None) -> dict:
+        """No hidden information: the whole state, the match points and the board to draw."""
+        return {"state": self.encode(state), "joker": state.joker, "scores": totals(state),
+                "board": board_json(layout(state))}
+
+    def encode(self, state: State) -> dict:
+        return {"players": state.players, "options": dict(state.options.__dict__),
+                "round": state.round, "rolls": state.rolls, "turn": state.turn, "roll": state.roll,
+                "remaining": state.remaining, "moved": list(state.moved), "fields": list(state.fields),
+                "captives": [list(c) for c in state.captives], "delivered": list(state.delivered),
+                "history": [list(h) for h in state.history], "forfeited": list(state.forfeited),
+                "ended": state.ended}
+
+    def decode(self, data: dict) -> State:
+        return State(players=data["players"], options=self.options(data["options"]),
+                     round=data["round"], rolls=data["rolls"], turn=data["turn"], roll=data["roll"],
+                     remaining=data["remaining"], moved=tuple(data["moved"]),
+                     fields=tuple(data["fields"]), captives=tuple(tuple(c) for c in data["captives"]),
+                     delivered=tuple(data["delivered"]),
+                     history=tuple(tuple(h) for h in data["history"]),
+                     forfeited=tuple(data["forfeited"]), ended=data["ended"])
+
+    def builtin_bots(self) -> dict[str, type]:
+        """The built-in bots by name."""
+        from .bots import GreedyBot
+        return {"random": RandomBot, "greedy": GreedyBot}
+
+
+register(TrapTheWizard())

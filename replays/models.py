@@ -1,0 +1,94 @@
+"""The event store: matches, their append-only hash-chained events, snapshots and validations.
+
+Events are written only by replays.services.event_append; the database itself refuses UPDATE and
+DELETE on the event table (triggers in migration 0002, on PostgreSQL and SQLite).
+"""
+import uuid
+
+from django.db import models
+
+
+class Match(models.Model):
+    """One match of one ruleset. Its truth is its event log; the fields here are a cache of the
+    log's envelope (ruleset, seats, status, result) for listing, plus the secret seed."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running"
+        ENDED = "ended"
+        ABORTED = "aborted"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    ruleset = models.CharField(max_length=64, db_index=True)
+    ruleset_version = models.PositiveIntegerField()
+    options = models.JSONField(default=dict)
+    players = models.PositiveSmallIntegerField()
+    seats = models.JSONField(default=list, help_text="Who plays each seat (bot names for now).")
+    # Secret until the end: chance outcomes are HMACs of this seed. Never shown by any view.
+    seed = models.BinaryField(max_length=64, editable=False)
+    seed_commitment = models.CharField(max_length=64)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING,
+                              db_index=True)
+    result = models.JSONField(null=True, blank=True)
+    time_control = models.JSONField(default=dict, blank=True,
+                                    help_text="Per-move clock and time bank of every seat.")
+    fault_policy = models.JSONField(default=dict, blank=True,
+                                    help_text="What a bot fault costs: forfeit, or default actions.")
+    # The match driver's lease: one driver at a time; an expired lease marks a stuck match.
+    driver_token = models.CharField(max_length=32, blank=True, default="")
+    driver_lease_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.ruleset} {self.id} ({self.status})"
+
+
+class Event(models.Model):
+    """One event of a match's log. Append-only: seq is unique and gap-free per match."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    payload = models.JSONField()
+    time = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_match_seq_unique")]
+
+    def __str__(self):
+        return f"{self.match_id}#{self.seq} {self.kind}"
+
+
+class Snapshot(models.Model):
+    """The encoded state after event ``seq``: a cache that validation checks against the fold."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_match_seq_unique")]
+
+
+class Validation(models.Model):
+    """One run of the validator over a match's log (a history: the latest one is the status)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="validations")
+    ok = models.BooleanField()
+    events = models.PositiveIntegerField()
+    first_bad_seq = models.PositiveIntegerField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    report = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

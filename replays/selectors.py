@@ -1,0 +1,62 @@
+"""Reads of the event store: records, folds and step-through states."""
+from __future__ import annotations
+
+from games.engine import registry
+from games.engine.log import Folder
+
+from .models import Event, Match, Snapshot
+
+
+def event_record(event: Event, match_id: str | None = None) -> dict:
+    """An event row as a log record (the exported JSON Lines form)."""
+    return {"match": match_id or str(event.match_id), "seq": event.seq, "kind": event.kind,
+            "seat": event.seat, "payload": event.payload,
+            "time": event.time.isoformat(timespec="microseconds"),
+            "prev_hash": event.prev_hash, "hash": event.hash}
+
+
+def match_records(*, match: Match, first: int = 0, last: int | None = None) -> list[dict]:
+    """The records of ``match`` with first <= seq <= last, in order."""
+    events = Event.objects.filter(match=match, seq__gte=first)
+    if last is not None:
+        events = events.filter(seq__lte=last)
+    match_id = str(match.id)
+    return [event_record(e, match_id) for e in events.order_by("seq")]
+
+
+def match_event_count(*, match: Match) -> int:
+    return Event.objects.filter(match=match).count()
+
+
+def match_folder(*, match: Match, upto: int | None = None) -> Folder:
+    """The fold of ``match`` after event ``upto`` (default: the head), from the nearest snapshot
+    at or before it: one decode plus fewer than REPLAY_SNAPSHOT_EVERY applies."""
+    created = match_records(match=match, last=0)
+    if not created:
+        raise Match.DoesNotExist(f"match {match.id} has no events")
+    ruleset = registry.get(match.ruleset)
+    snapshots = Snapshot.objects.filter(match=match)
+    if upto is not None:
+        snapshots = snapshots.filter(seq__lte=upto)
+    snapshot = snapshots.order_by("-seq").first()
+    if snapshot is None:
+        folder, start = Folder(created[0]), 1
+    else:
+        head = match_records(match=match, first=snapshot.seq, last=snapshot.seq)[0]
+        folder = Folder.resume(created[0], seq=snapshot.seq, state=ruleset.decode(snapshot.state),
+                               head_hash=head["hash"])
+        start = snapshot.seq + 1
+    for record in match_records(match=match, first=start, last=upto):
+        folder.advance(record)
+    if upto is not None and folder.seq != upto:
+        raise IndexError(f"match {match.id} has no event {upto} (last is {folder.seq})")
+    return folder
+
+
+def state_at(*, match: Match, n: int):
+    """The state after event ``n``."""
+    return match_folder(match=match, upto=n).state
+
+
+def match_latest_validation(*, match: Match):
+    return match.validations.order_by("-created_at", "-id").first()

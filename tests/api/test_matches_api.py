@@ -1,0 +1,296 @@
+"""The matches API: every endpoint, for an anonymous visitor, a seat owner, another user and staff.
+
+Matches are real: started with bots.services.match_start and driven by bots.driver.match_drive,
+paused mid-way (live) or played out (ended). Seats are owned through uploaded bots (the example
+random bot); in most tests the built-in random bot stands in for them in process
+(``stand_ins``), since the sandbox is not what these tests are about; one test runs the sandbox.
+"""
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from bots import driver
+from bots.services import bot_create, bot_version_upload, builtin_bot_versions, match_start
+from replays.models import Match, Validation
+from replays.selectors import match_records
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "bots" / "random_bot.py"
+SEED = b"api-test-seed".ljust(32, b".")
+SORCADO = {"factions": "by-seat"}
+
+
+# -- helpers (shared with test_hidden_information) ---------------------------------------------
+
+def make_user(name: str, *, staff: bool = False):
+    return get_user_model().objects.create_user(username=name, is_staff=staff)
+
+
+def owned_version(user, game: str, name: str = "mine"):
+    """Version 1 of an uploaded bot of ``user`` (the example random bot)."""
+    bot = bot_create(owner=user, name=name, game=game)
+    return bot_version_upload(bot=bot, filename="random_bot.py", content=EXAMPLE.read_bytes())
+
+
+def use_stand_ins(monkeypatch) -> None:
+    """Every seat is played by the game's built-in random bot in process."""
+    def stand_in(*, seat, info, ruleset, time_control, bot_seed, **_):
+        return ruleset.builtin_bots()["random"](ruleset, bot_seed * 1000 + seat)
+    monkeypatch.setattr(driver, "seat_bot", stand_in)
+
+
+def start(game: str, versions, *, events: int | None = None, seed: bytes = SEED,
+          options: dict | None = None, bot_seed: int = 0) -> Match:
+    """A match of ``versions`` driven ``events`` events on (live), or to the end when None."""
+    match = match_start(ruleset=game, versions=versions, options=options, seed=seed, queue=False)
+    driver.match_drive(match_id=match.pk, max_events=events, bot_seed=bot_seed)
+    match.refresh_from_db()
+    return match
+
+
+def client_for(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def url(match, tail: str = "") -> str:
+    return f"/api/matches/{match.pk}/{tail}"
+
+
+# -- fixtures -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def stand_ins(monkeypatch):
+    use_stand_ins(monkeypatch)
+
+
+@pytest.fixture
+def people(db):
+    """alice owns seat 0, bob seat 1 of the sorcado matches; carol owns nothing; staff audits."""
+    return {name: make_user(name, staff=name == "staff") for name in ("alice", "bob", "carol", "staff")}
+
+
+@pytest.fixture
+def versions(people):
+    return [owned_version(people["alice"], "sorcado"), owned_version(people["bob"], "sorcado")]
+
+
+@pytest.fixture
+def live(stand_ins, versions):
+    """A sorcado match paused after 12 events: deal and shuffles done, some actions played."""
+    match = start("sorcado", versions, events=12, options=SORCADO)
+    assert match.status == Match.Status.RUNNING
+    return match
+
+
+@pytest.fixture
+def ended(stand_ins, versions, django_capture_on_commit_callbacks, eager_tasks):
+    """A finished sorcado match, validated by its on-commit task."""
+    with django_capture_on_commit_callbacks(execute=True):
+        match = start("sorcado", versions, options=SORCADO, seed=b"ended".ljust(32, b"."))
+    assert match.status == Match.Status.ENDED
+    return match
+
+
+def clients(people):
+    return {"anonymous": client_for(), **{name: client_for(user) for name, user in people.items()}}
+
+
+def first(match, kind: str, seat=None) -> int:
+    """The seq of the first event of ``kind`` (by ``seat`` if given)."""
+    return next(r["seq"] for r in match_records(match=match)
+                if r["kind"] == kind and (seat is None or r["seat"] == seat))
+
+
+# -- list ---------------------------------------------------------------------------------------
+
+def test_it_lists_only_finished_matches_to_anonymous_visitors(live, ended, people):
+    anonymous = client_for().get("/api/matches/").json()
+    assert [m["id"] for m in anonymous["results"]] == [str(ended.pk)]
+    signed_in = client_for(people["carol"]).get("/api/matches/").json()
+    assert {m["id"] for m in signed_in["results"]} == {str(live.pk), str(ended.pk)}
+    assert all("seed" not in m for m in signed_in["results"])
+
+
+def test_it_filters_the_list(live, ended, people, versions, db):
+    from tournaments.models import Pairing, PairingGame, Round, Tournament
+
+    carol = client_for(people["carol"])
+    other = start("trap-the-wizard", [builtin_bot_versions(game="trap-the-wizard")["random"]] * 2,
+                  events=3)
+
+    def ids(query):
+        response = carol.get(f"/api/matches/?{query}")
+        assert response.status_code == 200, response.content
+        return {m["id"] for m in response.json()["results"]}
+
+    assert ids("game=trap-the-wizard") == {str(other.pk)}
+    assert ids("status=ended") == {str(ended.pk)}
+    assert ids(f"bot={versions[0].bot_id}") == {str(live.pk), str(ended.pk)}
+    assert ids(f"bot_version={versions[1].pk}") == {str(live.pk), str(ended.pk)}
+    assert ids("created_after=2000-01-01T00:00:00Z") == {str(live.pk), str(ended.pk), str(other.pk)}
+    assert ids("created_before=2000-01-01T00:00:00Z") == set()
+    tournament = Tournament.objects.create(name="cup", game="sorcado", format="round-robin")
+    pairing = Pairing.objects.create(round=Round.objects.create(tournament=tournament, number=1),
+                                     tournament=tournament, key="1", seats=[1, 2])
+    PairingGame.objects.create(pairing=pairing, number=1, match=ended)
+    assert ids(f"tournament={tournament.pk}") == {str(ended.pk)}
+    page = carol.get("/api/matches/?limit=1").json()
+    assert page["count"] == 3 and len(page["results"]) == 1 and page["next"]
+
+
+# -- detail -------------------------------------------------------------------------------------
+
+def test_it_shows_a_match_without_its_seed(live, ended, people):
+    body = client_for().get(url(ended)).json()
+    assert body["status"] == "ended" and body["result"] == ended.result
+    assert body["ruleset"] == "sorcado" and body["version"] == ended.ruleset_version
+    assert body["steps"] == len(match_records(match=ended))
+    assert body["validation"]["ok"] is True
+    assert [s["bot_version"] for s in body["seats"]] == [s["bot_version"] for s in ended.seats]
+    assert "seed" not in body
+    assert client_for().get(url(live)).status_code == 404
+    body = client_for(people["carol"]).get(url(live)).json()
+    assert body["status"] == "running" and body["result"] is None and body["validation"] is None
+    assert body["steps"] == 13 and "seed" not in body
+
+
+# -- steps --------------------------------------------------------------------------------------
+
+def test_it_shows_a_live_step_to_its_seat_owner_only(live, people):
+    c = clients(people)
+    head = url(live, "steps/12/")
+    assert c["anonymous"].get(head).status_code == 404
+    public = c["carol"].get(head).json()
+    assert public["steps"] == 13 and public["step"] == 12 and public["seat"] is None
+    assert "hand" not in public["view"] and public["next"]["kind"] in ("act", "chance")
+    mine = c["alice"].get(head + "?seat=0").json()
+    assert mine["seat"] == 0 and mine["view"]["seat"] == 0 and "hand" in mine["view"]
+    for who, seat in [("alice", 1), ("bob", 0), ("carol", 0)]:
+        response = c[who].get(head + f"?seat={seat}")
+        assert response.status_code == 403, who
+        assert response.json()["error"]["code"] == "hidden_until_end"
+    assert c["staff"].get(head + "?seat=1").json()["view"]["seat"] == 1
+    assert c["alice"].get(head + "?seat=all").status_code == 403
+    assert c["staff"].get(head + "?seat=all").json()["view"]["grid"]
+
+
+def test_it_redacts_live_events_for_all_but_staff(live, people):
+    c = clients(people)
+    deal = url(live, f"steps/{first(live, 'chance')}/")
+    event = c["alice"].get(deal).json()["event"]
+    assert event["payload"]["outcome"] == "redacted" and event["redacted"] is True
+    assert "hash" not in event and "prev_hash" not in event
+    assert isinstance(c["staff"].get(deal).json()["event"]["payload"]["outcome"], list)
+    bobs = url(live, f"steps/{first(live, 'action', seat=1)}/")
+    assert c["alice"].get(bobs).json()["event"]["payload"] == {"action": "redacted"}
+    shown = c["bob"].get(bobs).json()["event"]
+    assert shown["redacted"] is False and shown["payload"]["action"] != "redacted"
+    assert "hash" not in shown
+
+
+def test_it_shows_everything_once_the_match_has_ended(ended):
+    anonymous = client_for()
+    deal = first(ended, "chance")
+    body = anonymous.get(url(ended, f"steps/{deal}/?seat=1")).json()
+    assert body["view"]["seat"] == 1 and isinstance(body["event"]["payload"]["outcome"], list)
+    assert body["event"]["hash"] and "redacted" not in body["event"]
+    last = len(match_records(match=ended)) - 1
+    body = anonymous.get(url(ended, f"steps/{last}/?seat=all")).json()
+    assert body["next"] == {"kind": "ended", "result": ended.result}
+    assert body["event"]["kind"] == "match_ended" and body["view"]["phase"] == "over"
+
+
+def test_it_refuses_steps_and_seats_that_do_not_exist(ended):
+    anonymous = client_for()
+    response = anonymous.get(url(ended, "steps/100000/"))
+    assert response.status_code == 404 and response.json()["error"]["code"] == "no_such_step"
+    for seat in ("2", "x", "-1"):
+        response = anonymous.get(url(ended, f"steps/0/?seat={seat}"))
+        assert response.status_code == 400, seat
+        assert response.json()["error"]["code"] == "bad_seat"
+
+
+# -- raw events and export ----------------------------------------------------------------------
+
+def test_it_shows_raw_events_of_a_live_match_to_staff_only(live, people):
+    c = clients(people)
+    assert c["anonymous"].get(url(live, "events/")).status_code == 404
+    for who in ("alice", "carol"):
+        response = c[who].get(url(live, "events/"))
+        assert response.status_code == 403 and response.json()["error"]["code"] == "hidden_until_end"
+        assert c[who].get(url(live, "export/")).status_code == 403
+    assert c["staff"].get(url(live, "events/")).json()["results"] == match_records(match=live)
+    assert c["staff"].get(url(live, "export/")).status_code == 200
+
+
+def test_it_pages_raw_events_by_seq(ended):
+    anonymous, records = client_for(), match_records(match=ended)
+    page = anonymous.get(url(ended, "events/?limit=5")).json()
+    assert page["results"] == records[:5]
+    page = anonymous.get(page["next"]).json()
+    assert [r["seq"] for r in page["results"]] == [5, 6, 7, 8, 9]
+    page = anonymous.get(url(ended, f"events/?after={len(records) - 3}&limit=5")).json()
+    assert page["results"] == records[-2:] and page["next"] is None
+    assert anonymous.get(url(ended, "events/?limit=0")).status_code == 400
+
+
+def test_it_exports_json_lines(ended):
+    response = client_for().get(url(ended, "export/"))
+    assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
+    lines = response.content.decode().splitlines()
+    assert [json.loads(line) for line in lines] == match_records(match=ended)
+
+
+# -- validation ---------------------------------------------------------------------------------
+
+def test_it_shows_the_latest_validation(ended, live, people):
+    body = client_for().get(url(ended, "validation/")).json()
+    assert body["ok"] is True and body["report"]["ended"] is True and body["redacted"] is False
+    response = client_for(people["carol"]).get(url(live, "validation/"))
+    assert response.status_code == 404 and response.json()["error"]["code"] == "no_validation"
+
+
+def test_it_queues_a_revalidation_for_signed_in_users(live, people, eager_tasks,
+                                                      django_capture_on_commit_callbacks):
+    assert client_for().post(url(live, "validate/")).status_code in (401, 403, 404)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(people["carol"]).post(url(live, "validate/"))
+    assert response.status_code == 202 and response.json() == {"match": str(live.pk), "queued": True}
+    assert Validation.objects.filter(match=live).count() == 1
+    seen = client_for(people["carol"]).get(url(live, "validation/")).json()
+    assert seen["ok"] is True and seen["redacted"] is True and seen["report"] is None
+    assert client_for(people["staff"]).get(url(live, "validation/")).json()["report"]["events"] == 13
+
+
+# -- the schema and the sandbox -----------------------------------------------------------------
+
+def test_it_documents_every_match_endpoint(db):
+    response = client_for().get("/api/schema/?format=json")
+    assert response.status_code == 200
+    paths = json.loads(response.content)["paths"]
+    for tail in ("", "{id}/", "{id}/steps/{n}/", "{id}/events/", "{id}/export/",
+                 "{id}/validation/", "{id}/validate/"):
+        assert f"/api/matches/{tail}" in paths
+
+
+def test_it_lets_the_owner_of_a_sandboxed_bot_see_its_seat(people, settings, tmp_path):
+    from bots.sandbox import SandboxUnavailable, sandbox_check
+
+    try:
+        sandbox_check()
+    except SandboxUnavailable as exc:
+        pytest.skip(f"sandbox unavailable: {exc}")
+    settings.BOT_CODE_DIR = tmp_path / "code"
+    version = owned_version(people["alice"], "trap-the-wizard")
+    match = start("trap-the-wizard", [version, builtin_bot_versions(game="trap-the-wizard")["random"]],
+                  events=6, options={"rounds": 1})
+    assert match.status == Match.Status.RUNNING
+    c = clients(people)
+    assert c["alice"].get(url(match, "steps/6/?seat=0")).status_code == 200
+    assert c["carol"].get(url(match, "steps/6/?seat=0")).status_code == 403

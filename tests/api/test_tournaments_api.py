@@ -1,0 +1,182 @@
+"""Tournaments over the API: drafts built step by step, started by the organiser, read by all;
+standings and bracket in a fixed number of queries."""
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from replays.models import Match
+from tournaments.models import Correction, Entry, Pairing, Round, Tournament
+from tournaments.services import tournament_start
+
+from .conftest import GAME, filled_draft
+
+
+def snapshot():
+    return (list(Tournament.objects.values_list("id", "name", "format", "format_settings", "status",
+                                                 "time_control", "fault_policy")),
+            list(Entry.objects.values_list("id", "tournament_id", "seed", "bot_version_id")),
+            list(Correction.objects.values_list("id")))
+
+
+def test_it_runs_the_whole_draft_flow(organiser, alice_client, bob_client, alice_bot, bob_bot, builtins,
+                                      django_capture_on_commit_callbacks):
+    response = organiser.post("/api/tournaments/", {
+        "name": "Spring cup", "game": GAME, "format": "round-robin", "format_settings": {"cycles": 1},
+        "time_control": {"move_ms": 500}, "fault_policy": {"on_fault": "forfeit"}}, format="json")
+    assert response.status_code == 201, response.json()
+    tid = response.json()["id"]
+    assert (response.json()["status"], response.json()["organiser"]) == ("draft", "olga")
+    assert alice_client.post(f"/api/tournaments/{tid}/entries/", {"bot": alice_bot.pk}, format="json").status_code == 201
+    assert bob_client.post(f"/api/tournaments/{tid}/entries/", {"bot": bob_bot.pk, "version": 1},
+                           format="json").status_code == 201
+    random_bot = builtins["random"].bot
+    assert organiser.post(f"/api/tournaments/{tid}/entries/", {"bot": random_bot.pk}, format="json").status_code == 201
+    entries = organiser.get(f"/api/tournaments/{tid}/entries/").json()
+    assert [(e["seed"], e["bot_name"]) for e in entries] == [(1, "merlin"), (2, "morgana"), (3, "random")]
+    with django_capture_on_commit_callbacks(execute=False):
+        response = organiser.post(f"/api/tournaments/{tid}/start/")
+    assert response.status_code == 200 and response.json()["status"] == "running"
+    assert Round.objects.filter(tournament_id=tid).count() == 1
+    rounds = organiser.get(f"/api/tournaments/{tid}/rounds/").json()
+    assert rounds[0]["number"] == 1 and any(p["matches"] for p in rounds[0]["pairings"])
+    standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()
+    assert sorted(s["bot"] for s in standings) == ["merlin", "morgana", "random"]
+    bracket = organiser.get(f"/api/tournaments/{tid}/bracket/").json()
+    assert bracket[0]["round"] == 1
+    late = organiser.post(f"/api/tournaments/{tid}/entries/", {"bot": random_bot.pk}, format="json")
+    assert (late.status_code, late.json()["error"]["code"]) == (409, "not_draft")
+    again = organiser.post(f"/api/tournaments/{tid}/start/")
+    assert (again.status_code, again.json()["error"]["code"]) == (409, "not_draft")
+    assert organiser.post(f"/api/tournaments/{tid}/cancel/").json()["status"] == "cancelled"
+    twice = organiser.post(f"/api/tournaments/{tid}/cancel/")
+    assert (twice.status_code, twice.json()["error"]["code"]) == (409, "not_cancellable")
+
+
+def test_the_organiser_edits_a_draft(organiser, draft):
+    response = organiser.patch(f"/api/tournaments/{draft.pk}/", {"name": "Summer cup", "format": "swiss",
+                                                                 "format_settings": {"rounds": 2}}, format="json")
+    assert response.status_code == 200, response.json()
+    assert (response.json()["name"], response.json()["format"]) == ("Summer cup", "swiss")
+
+
+def test_start_needs_enough_entries(organiser, draft, builtins, organiser_user):
+    before = snapshot()
+    response = organiser.post(f"/api/tournaments/{draft.pk}/start/")
+    assert (response.status_code, response.json()["error"]["code"]) == (400, "entries_refused")
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("payload, code", [
+    ({"name": "x", "game": "chess", "format": "swiss"}, "invalid"),
+    ({"name": "x", "game": GAME, "format": "knockout"}, "invalid"),
+    ({"name": "x", "game": GAME, "format": "swiss", "format_settings": {"rounds": "three"}}, "invalid"),
+    ({"name": "x", "game": GAME, "format": "swiss", "format_settings": {"colour": 1}}, "invalid"),
+    ({"name": "x", "game": GAME, "format": "pods", "format_settings": {"seats": 9}}, "invalid"),
+    ({"name": "x", "game": GAME, "format": "swiss", "rules_options": {"nonsense": True}}, "invalid"),
+    ({"name": "x", "game": GAME, "format": "swiss", "time_control": {"move_ms": -1}}, "invalid"),
+    ({"name": "x", "game": GAME, "format": "swiss", "time_control": {"hours": 1}}, "invalid"),
+    ({"name": "x", "game": GAME, "format": "swiss", "fault_policy": {"on_fault": "explode"}}, "invalid"),
+    ({"name": "   ", "game": GAME, "format": "swiss"}, "blank"),
+    ({"game": GAME, "format": "swiss"}, "required"),
+    ({"name": "x", "game": GAME, "format": "swiss", "format_settings": "rounds=3"}, "not_a_dict"),
+])
+def test_bad_tournaments_are_refused_and_nothing_is_stored(organiser, draft, payload, code):
+    before = snapshot()
+    response = organiser.post("/api/tournaments/", payload, format="json")
+    assert response.status_code == 400, response.json()
+    assert response.json()["error"]["code"] == code
+    if code != "required" and payload["game"] == GAME:  # the same settings refused on a draft, too
+        patched = organiser.patch(f"/api/tournaments/{draft.pk}/",
+                                  {k: v for k, v in payload.items() if k != "game"}, format="json")
+        assert (patched.status_code, patched.json()["error"]["code"]) == (400, code)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("payload, status, code", [
+    ({"bot": 99999}, 404, "not_found"),
+    ({"bot": "x"}, 400, "invalid"),
+    ({}, 400, "required"),
+    ({"bot": "ALICE", "version": 5}, 400, "no_version"),
+])
+def test_bad_entries_are_refused_and_nothing_is_stored(alice_client, draft, alice_bot, payload, status, code):
+    if payload.get("bot") == "ALICE":
+        payload = {**payload, "bot": alice_bot.pk}
+    before = snapshot()
+    response = alice_client.post(f"/api/tournaments/{draft.pk}/entries/", payload, format="json")
+    assert (response.status_code, response.json()["error"]["code"]) == (status, code)
+    assert snapshot() == before
+
+
+def test_a_bot_of_another_game_or_entered_twice_is_refused(alice_client, alice, draft, alice_bot):
+    from bots.services import bot_create, bot_version_upload
+
+    from .conftest import GOOD_SOURCE
+    other = bot_create(owner=alice, name="wizard", game="trap-the-wizard")
+    bot_version_upload(bot=other, filename="main.py", content=GOOD_SOURCE)
+    url = f"/api/tournaments/{draft.pk}/entries/"
+    wrong = alice_client.post(url, {"bot": other.pk}, format="json")
+    assert (wrong.status_code, wrong.json()["error"]["code"]) == (400, "wrong_game")
+    assert alice_client.post(url, {"bot": alice_bot.pk}, format="json").status_code == 201
+    twice = alice_client.post(url, {"bot": alice_bot.pk}, format="json")
+    assert (twice.status_code, twice.json()["error"]["code"]) == (409, "already_entered")
+    assert Entry.objects.count() == 1
+
+
+def test_corrections_are_recorded_with_a_reason(organiser, organiser_user, builtins):
+    tournament = filled_draft(organiser_user, builtins, 4)
+    tournament_start(tournament=tournament, queue=False)
+    entry = Entry.objects.filter(tournament=tournament).first()
+    url = f"/api/tournaments/{tournament.pk}/corrections/"
+    before = snapshot()
+    for bad in [{"kind": "disqualify", "reason": "", "entry": entry.pk},
+                {"kind": "disqualify", "reason": "cheating"},
+                {"kind": "banish", "reason": "x", "entry": entry.pk},
+                {"kind": "adjudicate", "reason": "x", "pairing": "nope", "placings": {"1": 1}}]:
+        response = organiser.post(url, bad, format="json")
+        assert response.status_code == 400, bad
+        assert response.json()["error"]["code"] in ("blank", "correction_refused")
+    assert snapshot() == before
+    ok = organiser.post(url, {"kind": "disqualify", "reason": "crashed on purpose", "entry": entry.pk}, format="json")
+    assert ok.status_code == 201 and ok.json()["created_by"] == "olga"
+    pairing = next((p for p in Pairing.objects.filter(tournament=tournament, bye=False)
+                    if entry.pk not in p.seats), None)
+    if pairing is not None:
+        placings = {str(pairing.seats[0]): 1, str(pairing.seats[1]): 2}
+        adjudicated = organiser.post(url, {"kind": "adjudicate", "reason": "replayed by hand",
+                                           "pairing": pairing.key, "placings": placings}, format="json")
+        assert adjudicated.status_code == 201, adjudicated.json()
+    standings = organiser.get(f"/api/tournaments/{tournament.pk}/standings/").json()
+    assert [s["disqualified"] for s in standings][-1] is True
+    assert len(organiser.get(url).json()) == Correction.objects.count()
+
+
+def test_the_leaderboard_is_public(anon, alice_bot):
+    from tournaments.models import Rating
+    Rating.objects.create(game=GAME, bot=alice_bot, mu=30, sigma=5, ordinal=15, matches=4)
+    rows = anon.get(f"/api/leaderboards/{GAME}/").json()
+    assert [(r["rank"], r["bot_name"], r["owner"]) for r in rows] == [(1, "merlin", "alice")]
+    assert anon.get("/api/leaderboards/chess/").status_code == 404
+
+
+def test_tournament_lists_filter(anon, draft, organiser_user, builtins):
+    filled_draft(organiser_user, builtins, 2, fmt="swiss")
+    assert anon.get("/api/tournaments/").json()["count"] == 2
+    assert anon.get("/api/tournaments/?status=running").json()["count"] == 0
+    assert anon.get("/api/tournaments/?organiser=olga&game=sorcado").json()["count"] == 2
+
+
+@pytest.mark.parametrize("view", ["standings", "bracket", "rounds", "entries"])
+def test_reads_take_the_same_queries_for_4_and_16_entrants(anon, organiser_user, builtins, view,
+                                                           django_assert_max_num_queries):
+    counts = []
+    for size in (4, 16):
+        tournament = filled_draft(organiser_user, builtins, size, fmt="swiss", settings={"rounds": 3})
+        tournament_start(tournament=tournament, queue=False)
+        assert Match.objects.filter(pairing_game__pairing__tournament=tournament).count() == size // 2
+        with CaptureQueriesContext(connection) as ctx:
+            response = anon.get(f"/api/tournaments/{tournament.pk}/{view}/")
+        assert response.status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1], counts
+    with django_assert_max_num_queries(counts[0]):
+        anon.get(f"/api/tournaments/{tournament.pk}/{view}/")

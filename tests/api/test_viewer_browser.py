@@ -1,0 +1,215 @@
+"""The replay viewer and the bracket page in headless Chromium (Debian's /usr/bin/chromium,
+driven by Playwright; never `playwright install`). Skipped when Chromium is absent, unless
+ARENA_REQUIRE_BROWSER=1 (CI), which turns its absence into a failure. Screenshots go to
+var/test-artifacts/."""
+import importlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bots.driver import match_drive
+from bots.services import builtin_bot_versions, match_play_builtin
+from replays.models import Match
+from replays.selectors import match_event_count
+from tournaments.models import PairingGame
+from tournaments.services import tournament_advance, tournament_create, tournament_start
+
+CHROMIUM = os.environ.get("ARENA_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "test-artifacts"
+
+
+def _missing() -> str | None:
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium; ./dev.py test installs it)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (requirements-test.txt)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    reason = _missing()
+    if reason:
+        if os.environ.get("ARENA_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"ARENA_REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an asyncio loop on this thread, so Django sees "an async
+    # context" for the ORM calls of the tests; nothing here is concurrent, so allow them.
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as driver:
+            chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                yield chromium
+            finally:
+                chromium.close()
+    finally:
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    errors = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.errors = errors
+    yield tab
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def live_db(transactional_db):
+    """The live server's database. Its teardown runs before the flush of transactional_db, which
+    on SQLite deletes row by row and so meets the append-only trigger: empty the event table
+    with the trigger lifted for a moment (PostgreSQL flushes with TRUNCATE, which it allows)."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        return
+    append_only = importlib.import_module("replays.migrations.0002_event_append_only_triggers")
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TRIGGER IF EXISTS replays_event_no_delete")
+        cursor.execute("DELETE FROM replays_event")
+        cursor.execute(append_only.SQLITE_UP[1])
+
+
+def _shot(tab, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _open(tab, url):
+    tab.goto(url)
+    tab.wait_for_selector("#viewer[data-ready='1']")
+
+
+def _counter(tab):
+    return tab.inner_text("#counter")
+
+
+def _board(tab):
+    return tab.inner_html("#board")
+
+
+def test_it_steps_through_a_trap_the_wizard_replay(page, live_server, live_db):
+    match = match_play_builtin(ruleset="trap-the-wizard", bots=["greedy", "random"], options={"rounds": 1})
+    events = match_event_count(match=match)
+    _open(page, f"{live_server.url}/matches/{match.pk}/")
+    assert _counter(page) == f"step 0 / {events - 1}"
+    # The wheel: every field, the lines between them, the wizards and the joker.
+    fields = page.locator("#board circle.field").count()
+    assert fields == 4 * 8 + 4 * 5 + 1
+    assert page.locator("#board .edges line").count() >= fields
+    assert page.locator("#board circle.wizard").count() == 2 * 3
+    assert page.locator("#board path.joker").count() == 1
+    assert page.locator("#events li").count() == events
+    # Step forward and back with the buttons, then the keyboard; the board follows.
+    start = _board(page)
+    for _ in range(3):
+        page.click("#forward")
+    assert _counter(page).startswith("step 3 /")
+    assert _board(page) != start
+    page.click("#back")
+    assert _counter(page).startswith("step 2 /")
+    page.click("#first")
+    assert _board(page) == start
+    page.locator("body").press("ArrowRight")
+    page.locator("body").press("ArrowRight")
+    assert _counter(page).startswith("step 2 /")
+    page.locator("body").press("ArrowLeft")
+    assert _counter(page).startswith("step 1 /")
+    assert page.locator("#events li.current").count() == 1
+    # The slider jumps; End goes to the last step.
+    page.locator("#slider").fill(str(events // 2))
+    assert _counter(page) == f"step {events // 2} / {events - 1}"
+    page.locator("body").press("End")
+    assert _counter(page) == f"step {events - 1} / {events - 1}"
+    assert "match over" in page.text_content("#board")
+    # The full perspective of a finished match (fetched from frames.json) keeps the step.
+    page.select_option("#perspective", "full")
+    page.wait_for_function("document.getElementById('viewer').dataset.perspective === 'full'")
+    assert _counter(page) == f"step {events - 1} / {events - 1}"
+    page.locator("body").press("Home")
+    page.locator("body").press("ArrowRight")
+    page.locator("body").press("ArrowRight")
+    page.locator("body").press("ArrowRight")
+    page.locator("body").press("ArrowRight")
+    _shot(page, "viewer-trap-the-wizard")
+
+
+def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live_db):
+    match = match_play_builtin(ruleset="sorcado", bots=["heuristic", "random"])
+    events = match_event_count(match=match)
+    _open(page, f"{live_server.url}/matches/{match.pk}/")
+    assert page.locator("#board g.card").count() == 16
+    assert page.locator("#board g.slot").count() == 16
+    assert [o for o in page.locator("#perspective option").all_inner_texts()][0] == "public"
+    # Mid-game, the public sees sixteen face-down cards...
+    middle = events // 2
+    page.locator("#slider").fill(str(middle))
+    assert _counter(page) == f"step {middle} / {events - 1}"
+    public_known = page.locator("#board g.card.known").count()
+    assert public_known == 0
+    assert page.locator("#board .chip-text").count() == 0  # no mage power is public mid-game
+    # ...seat 0 sees its hand and the cards it looked at.
+    page.select_option("#perspective", "0")
+    page.wait_for_function("document.getElementById('viewer').dataset.perspective === '0'")
+    assert _counter(page) == f"step {middle} / {events - 1}"
+    assert page.locator("#board g.card.known").count() > 0
+    assert page.locator("#board .hand-label").count() == 1
+    _shot(page, "viewer-sorcado-seat0")
+    # The full perspective shows every card face up and both hands.
+    page.select_option("#perspective", "full")
+    page.wait_for_function("document.getElementById('viewer').dataset.perspective === 'full'")
+    assert page.locator("#board g.card.face-down").count() == 0
+    assert page.locator("#board .hand-label").count() == 2
+    page.locator("body").press("End")
+    assert page.locator("#board g.card.face-down").count() == 0
+    _shot(page, "viewer-sorcado-full-end")
+
+
+def _play_out(tournament):
+    for _ in range(200):
+        running = Match.objects.filter(pairing_game__pairing__tournament=tournament, status=Match.Status.RUNNING)
+        if not running.exists():
+            if not tournament_advance(tournament_id=tournament.pk, queue=False):
+                break
+        for match in running:
+            match_drive(match_id=match.pk)
+    tournament.refresh_from_db()
+
+
+def test_it_draws_the_bracket_with_a_link_to_every_match(page, live_server, live_db):
+    versions = builtin_bot_versions(game="sorcado")
+    entries = [versions[name] for name in ("heuristic", "random", "heuristic", "random")]
+    tournament = tournament_create(name="Browser Cup", game="sorcado", format="single-elimination",
+                                   entries=entries)
+    tournament_start(tournament=tournament, queue=False)
+    _play_out(tournament)
+    ids = {str(m) for m in PairingGame.objects.filter(pairing__tournament=tournament)
+           .values_list("match_id", flat=True)}
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    assert page.locator("svg#bracket g.pairing").count() == 3
+    assert page.locator("svg#bracket path.connector").count() == 2
+    hrefs = page.locator("svg#bracket a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert {h.split("/")[2] for h in hrefs} == ids
+    _shot(page, "tournament-single-elimination")
+    # A link leads to a working viewer.
+    page.locator("svg#bracket a").first.click()
+    page.wait_for_selector("#viewer[data-ready='1']")
+    assert page.locator("#board g.card").count() == 16

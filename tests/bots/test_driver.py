@@ -1,0 +1,138 @@
+"""The match driver: resumes from the log, survives faults and killed workers, never forks a log."""
+import os
+import signal
+import threading
+import time
+
+import pytest
+from django.db import connection
+
+from bots.driver import match_drive, match_lease_claim, stuck_match_ids
+from bots.services import builtin_bot_versions, match_start
+from games.engine.log import validate
+from replays.models import Event, Match
+from replays.selectors import match_records
+
+TWO_ROUNDS = {"rounds": 2}
+
+
+def _versions(game="trap-the-wizard", names=("greedy", "random")):
+    available = builtin_bot_versions(game=game)
+    return [available[name] for name in names]
+
+
+def _assert_finished_and_valid(match):
+    match.refresh_from_db()
+    assert match.status == Match.Status.ENDED
+    seqs = list(Event.objects.filter(match=match).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(len(seqs))), "the log has a gap or a duplicate seq"
+    report = validate(match_records(match=match))
+    assert report.ok and report.chance_verified, report.to_json()
+
+
+def test_it_drives_a_match_of_builtin_bot_versions_to_a_valid_end(db, eager_tasks):
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(), options=TWO_ROUNDS, queue=False)
+    assert match_drive(match_id=match.id) == "ended"
+    _assert_finished_and_valid(match)
+    actions = Event.objects.filter(match=match, kind="action")
+    assert all("elapsed_ms" in e.payload["clock"] for e in actions), "every decision records its time"
+
+
+def test_it_resumes_a_half_played_match_from_its_log(db):
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(), options={"rounds": 5},
+                        queue=False, seed=b"resume".ljust(32, b"."))  # fixed: over 150 events
+    assert match_drive(match_id=match.id, max_events=150) == "paused"
+    before = [(r["seq"], r["hash"]) for r in match_records(match=match)]
+    assert len(before) == 151
+    assert match_drive(match_id=match.id) == "ended"  # a fresh driver: fold the log, go on
+    after = [(r["seq"], r["hash"]) for r in match_records(match=match)]
+    assert after[:151] == before and len(after) > 151
+    _assert_finished_and_valid(match)
+
+
+def test_a_second_driver_finds_the_lease_taken_and_writes_nothing(db):
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(), options=TWO_ROUNDS, queue=False)
+    assert match_lease_claim(match_id=match.id, token="someone-else")
+    assert match_drive(match_id=match.id) == "busy"
+    assert Event.objects.filter(match=match).count() == 1
+    assert stuck_match_ids(older_than_seconds=0) == []  # a live lease is not stuck
+
+
+def test_a_match_whose_lease_expired_is_stuck_and_a_fresh_one_is_not(db, settings):
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(), options=TWO_ROUNDS, queue=False)
+    settings.MATCH_LEASE_SECONDS = -1  # a claim that has already expired, as a dead worker's does
+    assert match_lease_claim(match_id=match.id, token="dead-worker")
+    assert stuck_match_ids(older_than_seconds=0) == [match.id]
+    assert stuck_match_ids(older_than_seconds=3600) == [], "too young to be called stuck"
+    settings.MATCH_LEASE_SECONDS = 30
+    assert match_drive(match_id=match.id) == "ended"  # the expired lease can be taken over
+    assert stuck_match_ids(older_than_seconds=0) == []
+
+
+def test_an_ended_match_is_not_driven_again(db):
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(), options=TWO_ROUNDS, queue=False)
+    match_drive(match_id=match.id)
+    count = Event.objects.filter(match=match).count()
+    assert match_drive(match_id=match.id) == "not running"
+    assert Event.objects.filter(match=match).count() == count
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_same_match_driven_twice_at_once_appends_nothing_twice():
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(), options=TWO_ROUNDS, queue=False)
+    outcomes, barrier = [], threading.Barrier(2)
+
+    def drive():
+        try:
+            barrier.wait(timeout=10)
+            outcomes.append(match_drive(match_id=match.id))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=drive) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert sorted(outcomes) == ["busy", "ended"]
+    _assert_finished_and_valid(match)
+
+
+@pytest.mark.postgres
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_kill_9_the_worker_mid_match_and_a_new_worker_finishes_it(purged_queue):
+    """Five times: a worker is killed with SIGKILL mid-match; a new worker, queued by the sweep
+    once the dead driver's lease expires, finishes the match; the log is gap-free and valid."""
+    from bots.tasks import sweep_stuck_matches
+    from tests.conftest import start_worker, stop_worker
+
+    for attempt in range(5):
+        first = start_worker(f"doomed{attempt}", MATCH_LEASE_SECONDS="2")
+        try:
+            # Five rounds: well over a thousand events, so the kill lands mid-match.
+            match = match_start(ruleset="trap-the-wizard", versions=_versions(), options={"rounds": 5})
+            deadline = time.monotonic() + 60
+            while Event.objects.filter(match=match).count() < 30 + 30 * attempt:
+                assert time.monotonic() < deadline, "the first worker never started the match"
+                time.sleep(0.05)
+            os.kill(first.pid, signal.SIGKILL)
+            first.wait()
+        finally:
+            if first.poll() is None:
+                stop_worker(first)
+        played = Event.objects.filter(match=match).count()
+        match.refresh_from_db()
+        assert match.status == Match.Status.RUNNING, f"attempt {attempt}: the match ended before the kill"
+        second = start_worker(f"rescuer{attempt}", MATCH_LEASE_SECONDS="2")
+        try:
+            deadline = time.monotonic() + 90
+            while Match.objects.get(pk=match.pk).status == Match.Status.RUNNING:
+                assert time.monotonic() < deadline, f"attempt {attempt}: the match was not finished"
+                sweep_stuck_matches()  # the periodic task, run here instead of by celery beat
+                time.sleep(1)
+        finally:
+            stop_worker(second)
+        assert Event.objects.filter(match=match).count() > played
+        _assert_finished_and_valid(match)

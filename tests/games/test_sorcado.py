@@ -1,0 +1,552 @@
+"""Rule tests for Sorcado, one per clause or decision of docs/rules/sorcado.md.
+
+States are built directly (``playing``). The default test realm holds the sixteen monsters in the
+order of content.MONSTERS, row by row, so position p holds MONSTER_IDS[p]:
+
+     0 kobold       1 imp           2 skeleton    3 clockwork-spider
+     4 salamander   5 troll         6 banshee     7 gargoyle
+     8 sea-serpent  9 wyvern       10 basilisk   11 hydra
+    12 lich        13 iron-colossus 14 storm-titan 15 archfiend
+
+and the exploration deck holds the four spells. Seat s plays faction FACTIONS[s] (demonologist,
+necromancer, ...); in the corners placement seat 0 sits at TL (slots T*, L*), seat 1 at BR.
+"""
+import json
+
+import pytest
+
+import games.sorcado  # noqa: F401  (registers "sorcado" until the registry lists it)
+from games.engine import registry
+from games.engine.bots import RandomBot
+from games.engine.log import canonical_json, validate
+from games.engine.protocol import Chance, Ended, Event, IllegalAction, ToAct
+from games.engine.runner import playout
+from games.sorcado import DEAL, MAGE_SHUFFLE, Sorcado
+from games.sorcado.bots import HeuristicBot
+from games.sorcado.content import (CARD, DISPEL, DIVINATION, FACTIONS, MAGE_CARDS, MONSTERS,
+                                   REALM_CARDS, SPELLS, TRANSPOSITION, WHIRLWIND, realm_scores)
+
+R = registry.get("sorcado")
+MONSTER_IDS = [m.id for m in MONSTERS]
+KOBOLD, IMP, SKELETON, SPIDER = MONSTER_IDS[:4]
+
+
+def playing(players=2, *, grid=None, deck=None, seat=0, options=None, **fields):
+    """A state in the middle of play: factions by seat, full hands, seat ``seat`` about to look."""
+    state = R.setup(players, R.options(options or {}))
+    factions = list(FACTIONS[:players])
+    state.update(grid=list(grid or MONSTER_IDS), deck=list(SPELLS if deck is None else deck),
+                 factions=factions, hands=[list(MAGE_CARDS[f]) for f in factions],
+                 shuffles=[list(range(8)) for _ in range(players)], order=list(range(players)),
+                 phase="look", seat=seat)
+    state.update(fields)
+    return state
+
+
+def with_spells(**spells_at):
+    """The test realm with spells at the given positions (name=pos); displaced monsters and the
+    remaining spells form the deck, displaced monsters first."""
+    grid, deck = list(MONSTER_IDS), []
+    for spell, pos in spells_at.items():
+        deck.append(grid[pos])
+        grid[pos] = f"SPL-{spell}"
+    return grid, deck + [s for s in SPELLS if s not in grid]
+
+
+def do(state, *actions):
+    """Apply the actions in turn, each by the seat that acts."""
+    for action in actions:
+        nxt = R.next(state)
+        assert isinstance(nxt, ToAct), nxt
+        state = R.apply(state, Event.action(nxt.seats[0], action))
+    return state
+
+
+def look(pos):
+    return {"type": "look", "pos": pos}
+
+
+def refusal(state, action, seat=None):
+    with pytest.raises(IllegalAction) as caught:
+        R.check_action(state, R.next(state).seats[0] if seat is None else seat, action)
+    return caught.value.reason
+
+
+def text(view) -> str:
+    return canonical_json(view)
+
+
+def placed(*cards_by_seat):
+    """Placed cards per seat from "SLOT=CARD" strings."""
+    return [[item.split("=") for item in cards] for cards in cards_by_seat]
+
+
+def captors(placements, grid=None, bans=None, factions=None):
+    """realm_scores' captor list for the test realm."""
+    n = len(placements)
+    return realm_scores(grid or MONSTER_IDS, placements, factions or list(FACTIONS[:n]),
+                        bans or [None] * 16)[0]
+
+
+# -- the game type -------------------------------------------------------------------------------
+
+def test_sorcado_spec_registered_with_its_game_type():
+    """sorcado v1, 2-4 players, chance and hidden information, one seat at a time."""
+    assert isinstance(R, Sorcado)
+    spec = R.spec
+    assert (spec.name, spec.version, spec.min_players, spec.max_players) == ("sorcado", 1, 2, 4)
+    assert spec.chance and spec.hidden_information and not spec.simultaneous
+    assert set(R.builtin_bots()) == {"random", "heuristic"}
+    assert R.builtin_bots()["random"] is RandomBot
+
+
+def test_sorcado_content_counts_match_the_rulebook_inhalt():
+    """D20-D23: 32 mage cards (8 a faction), 16 monsters, 4 spells; every id distinct and no id
+    inside another (views are searched as text)."""
+    mages = [c for f in FACTIONS for c in MAGE_CARDS[f]]
+    assert len(mages) == 32 and all(len(MAGE_CARDS[f]) == 8 for f in FACTIONS)
+    assert len(MONSTERS) == 16 and len(SPELLS) == 4 and len(REALM_CARDS) == 20
+    ids = mages + list(REALM_CARDS)
+    assert len(set(ids)) == len(ids)
+    assert not [(a, b) for a in ids for b in ids if a != b and a in b]
+
+
+# -- Vorbereitung ------------------------------------------------------------------------------
+
+def test_sorcado_V_1_V_2_the_deal_lays_sixteen_face_down_and_four_form_the_exploration_deck():
+    state = R.setup(2, R.options({}))
+    assert R.next(state) == Chance(DEAL)
+    outcome = list(range(19, -1, -1))
+    state = R.apply(state, Event.chance(DEAL, outcome))
+    assert state["grid"] == [REALM_CARDS[i] for i in outcome[:16]]
+    assert state["deck"] == [REALM_CARDS[i] for i in outcome[16:]]
+    assert R.view(state, None)["face_up"] == [None] * 16
+    assert R.hidden_items(state, None) == set(REALM_CARDS)
+
+
+def test_sorcado_V_3_each_seat_chooses_one_faction_set_with_its_ban_card():
+    state = R.apply(R.setup(3, R.options({})), Event.chance(DEAL, list(range(20))))
+    assert R.next(state) == ToAct((0,))
+    state = do(state, {"type": "faction", "faction": "necromancer"})
+    assert {"type": "faction", "faction": "necromancer"} not in R.legal_actions(state, 1)
+    assert "taken" in refusal(state, {"type": "faction", "faction": "necromancer"})
+    state = do(state, {"type": "faction", "faction": "elementalist"},
+               {"type": "faction", "faction": "demonologist"})
+    assert R.next(state) == Chance(MAGE_SHUFFLE)
+    assert state["hands"] == [list(MAGE_CARDS[f]) for f in ("necromancer", "elementalist", "demonologist")]
+    assert state["ban_used"] == [False, False, False]
+
+
+def test_sorcado_D1_by_seat_option_gives_seat_s_the_s_th_faction():
+    state = R.setup(2, R.options({"factions": "by-seat"}))
+    state = R.apply(state, Event.chance(DEAL, list(range(20))))
+    assert state["factions"] == ["demonologist", "necromancer"] and R.next(state) == Chance(MAGE_SHUFFLE)
+
+
+def test_sorcado_V_5_the_highest_drawn_card_plays_last():
+    state = R.apply(R.setup(2, R.options({"factions": "by-seat"})), Event.chance(DEAL, list(range(20))))
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [7, 0, 1, 2, 3, 4, 5, 6]))  # DEM-6b: 6
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [7, 0, 1, 2, 3, 4, 5, 6]))  # NEC-5a: 5
+    assert state["draws"] == [[6], [5]] and state["order"] == [1, 0]
+    assert R.next(state) == ToAct((1,))
+    assert state["hands"][0] == list(MAGE_CARDS["demonologist"])  # V.5: the card goes back
+
+
+def test_sorcado_D6_a_tie_for_highest_shows_the_next_card_of_each_tied_shuffle():
+    state = R.apply(R.setup(2, R.options({"factions": "by-seat"})), Event.chance(DEAL, list(range(20))))
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [4, 0, 1, 2, 3, 5, 6, 7]))  # 3, then 0
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [3, 0, 1, 2, 4, 5, 6, 7]))  # 3, then 1
+    assert state["draws"] == [[3, 0], [3, 1]] and state["order"] == [0, 1]
+    public = text(R.view(state, None))
+    assert "[4,0,1,2,3,5,6,7]" not in public and '"draws":[[3,0],[3,1]]' in public
+
+
+# -- placement (V.4) -----------------------------------------------------------------------------
+
+def test_sorcado_V_4a_corners_one_own_card_per_slot_on_the_two_sides_of_the_corner():
+    state = playing(phase="place")
+    slots = {a["slot"] for a in R.legal_actions(state, 0)}
+    assert slots == {"T0", "T1", "T2", "T3", "L0", "L1", "L2", "L3"}
+    assert "not open" in refusal(state, {"type": "place", "card": "DEM-6a", "slot": "B0"})
+    state = do(state, {"type": "place", "card": "DEM-6a", "slot": "T0"}, {"type": "pass"})
+    state.update(phase="place", seat=0)
+    assert "T0" not in {a["slot"] for a in R.legal_actions(state, 0)}
+    assert {a["slot"] for a in R.legal_actions(playing(seat=1, phase="place"), 1)} == \
+        {"B0", "B1", "B2", "B3", "R0", "R1", "R2", "R3"}
+
+
+def test_sorcado_V_4b_border_any_slot_until_it_holds_two_cards():
+    state = playing(options={"placement": "border"}, phase="place",
+                    placed=placed(["T0=DEM-6a"], ["T0=NEC-5a", "B3=NEC-4a"]))
+    state["hands"][0].remove("DEM-6a")
+    slots = {a["slot"] for a in R.legal_actions(state, 0)}
+    assert len(slots) == 15 and "T0" not in slots and "B3" in slots
+
+
+# -- the turn (S.1-S.5) --------------------------------------------------------------------------
+
+def test_sorcado_S_1_a_turn_looks_at_two_cards_one_after_the_other():
+    state = do(playing(), look(0))
+    assert state["phase"] == "look" and "already" in refusal(state, look(0))
+    state = do(state, look(5))
+    assert state["phase"] == "swap" and state["known"][0][0] == KOBOLD and state["known"][0][5] == "MON-troll"
+    assert R.legal_actions(state, 0) == [{"type": "swap"}, {"type": "keep"}]
+
+
+def test_sorcado_S_1_a_spell_is_revealed_resolved_discarded_and_not_counted():
+    grid, deck = with_spells(dispel=6)
+    state = playing(grid=grid, deck=deck, bans=[None, 1] + [None] * 14, ban_used=[False, True])
+    state = do(state, look(6))
+    assert state["bans"] == [None] * 16  # Dispel acted
+    assert state["discard"] == [DISPEL] and state["grid"][6] == "MON-banshee"  # refilled from the deck
+    assert state["looked"] == [] and state["phase"] == "look"
+    assert state["known"][0][6] is None  # the refill is unseen
+
+
+def test_sorcado_S_2_the_two_cards_may_be_swapped_face_down_or_left():
+    state = do(playing(), look(0), look(15), {"type": "swap"})
+    assert state["grid"][0] == "MON-archfiend" and state["grid"][15] == KOBOLD
+    assert state["phase"] == "place"
+    kept = do(playing(), look(0), look(15), {"type": "keep"})
+    assert kept["grid"] == MONSTER_IDS
+
+
+def test_sorcado_S_3_a_mage_card_lies_face_down_beside_a_row_or_column():
+    state = do(playing(), look(0), look(1), {"type": "keep"},
+               {"type": "place", "card": "DEM-6a", "slot": "L2"})
+    assert state["placed"][0] == [["L2", "DEM-6a"]] and "DEM-6a" not in state["hands"][0]
+    public, other = R.view(state, None), R.view(state, 1)
+    assert public["slots"]["L2"] == [0] and public["hand_sizes"] == [7, 8]
+    assert "DEM-6a" not in text(public) and "DEM-6a" not in text(other)
+    assert R.view(state, 0)["my_placed"] == [["L2", "DEM-6a"]]
+
+
+def test_sorcado_S_4_B_1_the_ban_card_is_played_once():
+    state = do(playing(), look(0), look(1), {"type": "keep"},
+               {"type": "place", "card": "DEM-6a", "slot": "L2"}, {"type": "ban", "pos": 10})
+    assert state["bans"][10] == 0 and state["ban_used"] == [True, False]
+    state = do(state, look(2), look(3), {"type": "keep"}, {"type": "place", "card": "NEC-5a", "slot": "B1"},
+               {"type": "pass"}, look(4), look(5), {"type": "keep"})
+    state = do(state, {"type": "place", "card": "DEM-6b", "slot": "L3"})
+    assert state["seat"] == 1 and state["phase"] == "look"  # no ban decision for a spent card
+
+
+def test_sorcado_S_5_the_next_seat_in_the_order_takes_the_next_turn():
+    state = playing(3, order=[2, 0, 1], seat=0)
+    state = do(state, look(0), look(1), {"type": "keep"},
+               {"type": "place", "card": "DEM-0a", "slot": "T0"}, {"type": "pass"})
+    assert R.next(state) == ToAct((1,)) and state["prev_seen"] == [0, 1]
+
+
+# -- looking (A.1, A.2) ----------------------------------------------------------------------------
+
+def test_sorcado_A_1_at_most_one_of_the_previous_players_cards():
+    state = playing(seat=1, prev_seen=[0, 1])
+    assert {0, 1} <= {a["pos"] for a in R.legal_actions(state, 1)}
+    state = do(state, look(0))
+    assert look(1) not in R.legal_actions(state, 1)
+    assert "previous player" in refusal(state, look(1))
+    assert do(state, look(2))["phase"] == "swap"
+
+
+def test_sorcado_D9_the_previous_players_looks_include_divination_and_follow_the_cards():
+    grid, deck = with_spells(divination=5)
+    state = do(playing(grid=grid, deck=deck), look(5), {"type": "divine", "pos": 12},
+               look(0), look(1), {"type": "swap"}, {"type": "place", "card": "DEM-0a", "slot": "T0"},
+               {"type": "pass"})
+    assert state["seat"] == 1 and sorted(state["prev_seen"]) == [0, 1, 12]
+    state = do(state, look(12))
+    assert not {0, 1} & {a["pos"] for a in R.legal_actions(state, 1)}
+
+
+def test_sorcado_A_2_a_spell_that_moves_the_first_card_frees_that_look():
+    grid, deck = with_spells(whirlwind=3)
+    state = do(playing(grid=grid, deck=deck), look(0), look(3))
+    # Whirlwind turned row 0 (positions 0-2 around, 3 is the spell): 0->1, 1->2, 2->0
+    assert state["grid"][:3] == [SKELETON, KOBOLD, IMP] and state["grid"][3] == "MON-clockwork-spider"
+    assert state["looked"] == [] and state["phase"] == "look"
+    assert state["known"][0][1] == KOBOLD and state["known"][0][0] is None
+    assert do(state, look(1))["phase"] == "look"  # two looks still to take
+
+
+def test_sorcado_A_2_a_spell_that_leaves_the_first_card_in_place_frees_nothing():
+    grid, deck = with_spells(whirlwind=3)
+    state = do(playing(grid=grid, deck=deck), look(12), look(3))
+    assert state["looked"] == [12]
+    assert do(state, look(0))["phase"] == "swap"
+
+
+# -- the ban card (B.2, B.3) -----------------------------------------------------------------------
+
+def test_sorcado_B_2_a_card_carries_one_ban_token():
+    state = playing(phase="ban", bans=[None] * 10 + [1] + [None] * 5)
+    assert {"type": "ban", "pos": 10} not in R.legal_actions(state, 0)
+    assert "ban token" in refusal(state, {"type": "ban", "pos": 10})
+
+
+def test_sorcado_B_3_a_banned_card_is_neither_looked_at_nor_moved():
+    grid, deck = with_spells(whirlwind=3, transposition=7)
+    bans = [None, 1] + [None] * 14
+    state = playing(grid=grid, deck=deck, bans=bans)
+    assert "ban token" in refusal(state, look(1))
+    state = do(state, look(3))  # Whirlwind: 0 and 2 change places around the banned 1
+    assert state["grid"][:3] == [SKELETON, IMP, KOBOLD]
+    state = do(state, look(7))
+    pairs = {(a["a"], a["b"]) for a in R.legal_actions(state, 0) if a["type"] == "transpose"}
+    assert not any(1 in pair or 7 in pair for pair in pairs) and len(pairs) == 13 * 14 // 2
+    assert "cannot be moved" in refusal(state, {"type": "transpose", "a": 0, "b": 1})
+
+
+def test_sorcado_B_3_divination_may_look_at_a_banned_card():
+    grid, deck = with_spells(divination=5)
+    state = playing(grid=grid, deck=deck, bans=[None] * 10 + [1] + [None] * 5)
+    state = do(state, look(5))
+    assert state["phase"] == "divine" and R.view(state, None)["face_up"][5] == DIVINATION
+    assert {"type": "divine", "pos": 10} in R.legal_actions(state, 0)
+    assert "Divination card itself" in refusal(state, {"type": "divine", "pos": 5})
+    state = do(state, {"type": "divine", "pos": 10})
+    assert state["known"][0][10] == "MON-basilisk" and state["looked"] == []
+    assert state["discard"] == [DIVINATION] and state["grid"][5] == "MON-troll"
+    assert "ban token" in refusal(state, look(10))
+
+
+# -- the spells (D10-D12) ---------------------------------------------------------------------------
+
+def test_sorcado_D11_transposition_swaps_two_cards_unseen_and_knowledge_follows():
+    grid, deck = with_spells(transposition=6)
+    known = [[KOBOLD] + [None] * 15, [None] * 15 + ["MON-archfiend"]]
+    state = do(playing(grid=grid, deck=deck, known=known), look(6),
+               {"type": "transpose", "a": 0, "b": 15})
+    assert state["grid"][0] == "MON-archfiend" and state["grid"][15] == KOBOLD
+    assert state["known"][0][15] == KOBOLD and state["known"][1][0] == "MON-archfiend"
+    assert state["phase"] == "look" and state["discard"] == [TRANSPOSITION]
+    declined = do(playing(grid=grid, deck=deck), look(6), {"type": "keep"})
+    assert declined["grid"][:6] == grid[:6] and declined["phase"] == "look"
+
+
+def test_sorcado_D10_a_spell_found_by_divination_is_revealed_and_resolved():
+    grid, deck = with_spells(divination=0, dispel=1)
+    state = playing(grid=grid, deck=deck, bans=[None] * 9 + [1] + [None] * 6)
+    state = do(state, look(0), {"type": "divine", "pos": 1})
+    assert state["discard"] == [DIVINATION, DISPEL] and state["bans"] == [None] * 16
+    assert state["grid"][:2] == [KOBOLD, IMP] and state["phase"] == "look"
+
+
+def test_sorcado_D11_whirlwind_spares_the_other_rows():
+    grid, deck = with_spells(whirlwind=5)
+    state = do(playing(grid=grid, deck=deck), look(5))
+    assert state["grid"][4:8] == ["MON-gargoyle", "MON-troll", "MON-salamander", "MON-banshee"]
+    assert state["grid"][:4] == MONSTER_IDS[:4] and state["grid"][8:] == MONSTER_IDS[8:]
+    assert state["discard"] == [WHIRLWIND]
+
+
+# -- knowledge and views (D7) -----------------------------------------------------------------------
+
+def test_sorcado_D7_a_seat_that_did_not_look_does_not_know():
+    state = do(playing(), look(0), look(13))
+    assert R.view(state, 0)["known"][0] == KOBOLD and R.view(state, 0)["known"][13] == "MON-iron-colossus"
+    assert R.view(state, 1)["known"] == [None] * 16
+    for viewer in (1, None):
+        assert KOBOLD not in text(R.view(state, viewer))
+        assert "MON-iron-colossus" not in text(R.view(state, viewer))
+    assert R.view(state, 1)["seen"] == [0, 13]  # which positions: public; what: not
+
+
+def test_sorcado_D7_after_a_swap_it_saw_a_seat_still_knows_where_its_cards_are():
+    state = do(playing(), look(0), look(1), {"type": "keep"},
+               {"type": "place", "card": "DEM-0a", "slot": "T0"}, {"type": "pass"})
+    state = do(state, look(0), look(9), {"type": "swap"})  # seat 1 moves the kobold to 9
+    mine = R.view(state, 0)["known"]
+    assert mine[9] == KOBOLD and mine[1] == IMP and mine[0] is None
+    theirs = R.view(state, 1)["known"]
+    assert theirs[9] == KOBOLD and theirs[0] == "MON-wyvern"
+
+
+def test_sorcado_D7_the_public_view_shows_only_face_up_cards():
+    grid, deck = with_spells(divination=5)
+    state = do(playing(grid=grid, deck=deck), look(0), look(5))
+    public = R.view(state, None)
+    assert public["face_up"] == [None] * 5 + [DIVINATION] + [None] * 10
+    body = text(public)
+    assert not [c for c in list(REALM_CARDS) + list(MAGE_CARDS["demonologist"]) if c in body and c != DIVINATION]
+
+
+def test_sorcado_D7_hidden_items_appear_only_in_their_owners_view():
+    state = do(playing(), look(0), look(1), {"type": "keep"},
+               {"type": "place", "card": "DEM-6a", "slot": "T0"}, {"type": "pass"}, look(2))
+    mine, theirs, nobody = (R.hidden_items(state, s) for s in (0, 1, None))
+    assert {KOBOLD, IMP, "DEM-6a", "DEM-0a"} <= mine and SKELETON in theirs and "NEC-5a" in theirs
+    assert SKELETON not in nobody and "MON-archfiend" in nobody and DIVINATION in nobody
+    for item in mine:
+        assert json.dumps(item) in text(R.view(state, 0))
+        assert json.dumps(item) not in text(R.view(state, 1)) + text(R.view(state, None))
+    for item in nobody:
+        assert not any(item in text(R.view(state, v)) for v in (0, 1, None))
+
+
+# -- scoring (W, M, E) ----------------------------------------------------------------------------
+
+def test_sorcado_W_1_W_2_row_plus_column_power_captures_the_monster():
+    # the salamander at 4 (row 1, column 0): seat 0 has L1=3 and T0=2 (5), seat 1 R1=4
+    caps = captors(placed(["L1=DEM-3a", "T0=DEM-2a"], ["R1=NEC-4a"]))
+    assert caps[4] == 0
+    caps = captors(placed(["L1=DEM-3a"], ["R1=NEC-4a"]))
+    assert caps[4] == 1 and caps[5] is None  # margin 2 for the troll (M.1): 4 vs 3 is too little
+
+
+def test_sorcado_W_3_a_tie_discards_the_monster():
+    caps = captors(placed(["T3=DEM-3a"], ["B3=NEC-3a"]))
+    assert caps[3] is None and caps[7] is None  # spider: TEC bonus only; gargoyle: no modifier here
+
+
+def test_sorcado_M_1_a_margin_must_be_reached_over_the_next_player():
+    # the archfiend at 15 needs a lead of 3; necromancers lose 2 on it
+    assert captors(placed(["T3=DEM-1a"], ["B3=NEC-5a"]))[15] is None  # 1+2=3 vs 5-2=3
+    assert captors(placed(["T3=DEM-3a"], ["B3=NEC-4a"]))[15] == 0     # 5 vs 2
+    assert captors(placed(["T3=DEM-2a"], ["B3=NEC-4a"]))[15] is None  # 4 vs 2: lead 2 < 3
+
+
+def test_sorcado_M_2_faction_bonus_only_with_a_card_in_the_lines():
+    # the imp at 1: demonologists +2
+    assert captors(placed(["T1=DEM-2a"], ["B1=NEC-3a"]))[1] == 0
+    assert captors(placed([], ["B1=NEC-1a"]))[1] == 1  # no card: no bonus
+
+
+def test_sorcado_M_4_row_only_and_column_only():
+    # sea serpent at 8 (row 2): row only; wyvern at 9 (column 1): column only
+    caps = captors(placed(["T0=DEM-6a", "T1=DEM-6b"], ["R2=NEC-1a"]))
+    assert caps[8] == 1 and caps[9] == 0
+    caps = captors(placed(["L2=DEM-6a"], ["B1=NEC-1a"]))
+    assert caps[8] == 0 and caps[9] == 1
+
+
+def test_sorcado_M_4_the_kobold_goes_to_the_lowest_positive_total():
+    assert captors(placed(["T0=DEM-6a"], ["B0=NEC-1a"]))[0] == 1
+    assert captors(placed(["T0=DEM-1a"], ["B0=NEC-1a"]))[0] is None
+    assert captors(placed(["T0=DEM-0a"], ["B0=NEC-2a"]))[0] == 1  # a total of 0 takes nothing
+
+
+def test_sorcado_M_4_a_banned_basilisk_goes_to_the_banner():
+    strong = placed(["T2=DEM-6a", "L2=DEM-6b"], [])
+    assert captors(strong, bans=[None] * 10 + [1] + [None] * 5)[10] == 1
+    assert captors(strong)[10] == 0
+
+
+def test_sorcado_M_4_the_hydra_needs_two_cards_of_its_winner():
+    assert captors(placed(["T3=DEM-6a"], ["B3=NEC-1a"]))[11] is None
+    assert captors(placed(["T3=DEM-3a", "L2=DEM-1a"], ["B3=NEC-1a"]))[11] == 0
+
+
+def test_sorcado_E_1_points_are_monster_strengths_plus_three_a_spell():
+    grid, _ = with_spells(dispel=0)
+    caps, scores = realm_scores(grid, placed(["L0=DEM-6a"], []), ["demonologist", "necromancer"],
+                                [None] * 16)
+    assert caps[:4] == [0, 0, 0, 0] and scores == [3 + CARD[IMP].strength + 2 + 2, 0]
+    assert CARD[DISPEL].strength == 3
+
+
+def test_sorcado_D14_the_game_ends_when_every_mage_card_lies():
+    state = playing()
+    state["hands"] = [["DEM-6a"], ["NEC-5a"]]
+    state = do(state, look(0), look(1), {"type": "keep"}, {"type": "place", "card": "DEM-6a", "slot": "L0"},
+               {"type": "pass"}, look(2), look(3), {"type": "keep"},
+               {"type": "place", "card": "NEC-5a", "slot": "B0"}, {"type": "pass"})
+    nxt = R.next(state)
+    # seat 0 (L0=6): imp, skeleton, spider; seat 1 (B0=5): kobold (the lowest), salamander, lich
+    assert isinstance(nxt, Ended) and state["scores"] == [2 + 2 + 2, 1 + 2 + 5]
+    assert nxt.result.placings == (2, 1) and R.hidden_items(state, 0) == set()
+    assert R.view(state, 1)["placed"][0] == [["L0", "DEM-6a"]]
+
+
+def last_turn_tie(options=None):
+    """Both seats hold one card, a 0 each: each takes only the 2-point monster its faction bonus
+    wins (seat 0 the imp in row 0, seat 1 the salamander in column 0), a tie 2-2."""
+    state = playing(options=options)
+    state["hands"] = [["DEM-0a"], ["ELE-0a"]]
+    state["factions"] = ["demonologist", "elementalist"]
+    return do(state, look(0), look(1), {"type": "keep"}, {"type": "place", "card": "DEM-0a", "slot": "L0"},
+              {"type": "pass"}, look(2), look(3), {"type": "keep"},
+              {"type": "place", "card": "ELE-0a", "slot": "B0"}, {"type": "pass"})
+
+
+def test_sorcado_E_2_a_tie_is_a_shared_victory_by_default():
+    state = last_turn_tie()
+    assert R.next(state).result.placings == (1, 1)
+
+
+def test_sorcado_E_2_play_again_deals_a_new_game_up_to_the_replay_limit():
+    state = last_turn_tie({"tie": "play-again", "replays": 1})
+    assert R.next(state) == Chance(DEAL) and state["game"] == 2 and state["history"] == [[2, 2]]
+    assert state["factions"] == ["demonologist", "elementalist"] and state["placed"] == [[], []]
+    state.update(playing(options={"tie": "play-again", "replays": 1}, history=[[2, 2]], game=2,
+                         hands=[["DEM-0a"], ["ELE-0a"]], factions=["demonologist", "elementalist"]))
+    state = do(state, look(0), look(1), {"type": "keep"}, {"type": "place", "card": "DEM-0a", "slot": "L0"},
+               {"type": "pass"}, look(2), look(3), {"type": "keep"},
+               {"type": "place", "card": "ELE-0a", "slot": "B0"}, {"type": "pass"})
+    assert R.next(state).result.placings == (1, 1)  # the limit is reached: the tie stands
+
+
+# -- forfeits, legality, bounds ---------------------------------------------------------------------
+
+def test_sorcado_D19_a_forfeit_discards_the_hand_ends_the_turn_and_places_last():
+    grid, deck = with_spells(divination=5)
+    state = do(playing(3, grid=grid, deck=deck, order=[0, 1, 2]), look(5))
+    state = R.apply(state, Event.forfeit(0, "resigned"))
+    assert state["hands"][0] == [] and state["seat"] == 1 and state["phase"] == "look"
+    assert state["discard"] == [DIVINATION] and state["pending"] is None
+    state = R.apply(state, Event.forfeit(2, "timeout"))
+    nxt = R.next(state)
+    assert isinstance(nxt, Ended) and nxt.result.placings == (2, 1, 2)
+
+
+def test_sorcado_D19_the_last_opponent_leaving_scores_the_realm_at_once():
+    grid, deck = with_spells(divination=5)
+    state = do(playing(grid=grid, deck=deck), look(5))
+    state = R.apply(state, Event.forfeit(1, "timeout"))
+    nxt = R.next(state)
+    assert isinstance(nxt, Ended) and nxt.result.placings == (1, 2)
+    assert state["discard"] == [DIVINATION] and state["grid"][5] == "MON-troll"
+
+
+def test_sorcado_D19_everyone_leaving_before_the_deal_ends_the_match():
+    state = R.apply(R.setup(2, R.options({})), Event.forfeit(1, "crash"))
+    assert R.next(state).result.placings == (1, 2)
+
+
+GARBAGE = [None, 1, "look", [], {}, {"type": 1}, {"type": "look"}, {"type": "look", "pos": True},
+           {"type": "look", "pos": 1.0}, {"type": "look", "pos": 99}, {"type": "look", "pos": [1]},
+           {"type": "place", "card": ["x"], "slot": {}}, {"type": "transpose", "a": 2, "b": 1},
+           {"type": "faction", "faction": ["demonologist"]}, {"type": "swap", "x": 1}]
+
+
+@pytest.mark.parametrize("phase", ["look", "divine", "transpose", "swap", "place", "ban"])
+def test_sorcado_check_refuses_garbage_with_a_reason_in_every_phase(phase):
+    state = playing(phase=phase, pending=5 if phase in ("divine", "transpose") else None)
+    for action in GARBAGE:
+        if action not in R.legal_actions(state, 0):
+            assert refusal(state, action, seat=0)
+    for action in R.legal_actions(state, 0):
+        R.check_action(state, 0, action)
+        assert "does not act" in refusal(state, action, seat=1)
+
+
+def test_sorcado_apply_leaves_its_input_alone_and_states_round_trip():
+    state = playing()
+    before = json.dumps(R.encode(state))
+    after = do(state, look(0), look(1), {"type": "swap"})
+    assert json.dumps(R.encode(state)) == before
+    assert R.encode(R.decode(R.encode(after))) == R.encode(after)
+
+
+def test_sorcado_matches_end_within_max_events_and_validate():
+    for players, options in ((2, {}), (3, {"placement": "border"}), (4, {"tie": "play-again"})):
+        log = playout(R, players, seed=bytes([players]) * 32, options=options)
+        assert len(log) <= R.max_events(players, R.options(options))
+        assert validate(log).ok
+    assert validate(playout(R, 4, seed=b"s" * 32)).ok
+
+
+def test_sorcado_heuristic_bot_plays_legal_matches_from_its_view():
+    bots = {0: HeuristicBot(R, 1), 1: RandomBot(R, 2), 2: HeuristicBot(R, 3)}
+    log = playout(R, 3, seed=b"h" * 32, bots=bots)
+    assert log[-1]["kind"] == "match_ended" and not [r for r in log if r["kind"] == "forfeit"]

@@ -1,0 +1,162 @@
+"""The event store on the embedded default (SQLite) and, under .ci/run, on PostgreSQL."""
+import threading
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from games.engine import registry
+from games.engine.log import Folder, record_hash, validate
+from replays.models import Event, Match, Snapshot
+from replays.selectors import match_folder, match_records, state_at
+from replays.services import AppendConflict, event_append, match_create, match_validate
+
+
+def _disable_append_only_trigger():
+    """Tests only: let the test tamper with a stored event, as an attacker with DB access could."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Django's foreign keys are deferred; settle them so the table can be altered.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("ALTER TABLE replays_event DISABLE TRIGGER replays_event_append_only")
+        else:
+            cursor.execute("DROP TRIGGER replays_event_no_update")
+
+
+def _tamper(match, seq, payload, rehash_from_here=False):
+    """Overwrite event ``seq``'s payload; with ``rehash_from_here`` recompute the hash chain from
+    it on, so only the rules (not the hashes) can tell."""
+    _disable_append_only_trigger()
+    records = match_records(match=match)
+    records[seq]["payload"] = payload
+    last = len(records) if rehash_from_here else seq + 1
+    for i in range(seq, last):
+        if i > seq or rehash_from_here:
+            records[i]["prev_hash"] = records[i - 1]["hash"]
+            records[i]["hash"] = record_hash(records[i])
+        Event.objects.filter(match=match, seq=i).update(
+            payload=records[i]["payload"], prev_hash=records[i]["prev_hash"], hash=records[i]["hash"])
+
+
+def test_it_plays_and_validates_a_match_on_commit(played_match):
+    played_match.refresh_from_db()
+    assert played_match.status == Match.Status.ENDED
+    latest = played_match.validations.first()
+    assert latest is not None and latest.ok, latest and latest.report
+    assert latest.report["chance_verified"] and latest.report["ended"]
+    seqs = list(played_match.events.values_list("seq", flat=True))
+    assert seqs == list(range(len(seqs)))
+
+
+def test_it_refuses_update_of_an_event(played_match):
+    event = played_match.events.get(seq=1)
+    with pytest.raises(DatabaseError, match="append-only"):
+        with transaction.atomic():
+            Event.objects.filter(pk=event.pk).update(payload={"forged": True})
+    event.refresh_from_db()
+    assert event.payload != {"forged": True}
+
+
+def test_it_refuses_delete_of_an_event(played_match):
+    count = played_match.events.count()
+    with pytest.raises(DatabaseError, match="append-only"):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("DELETE FROM replays_event WHERE match_id = %s", [played_match.pk.hex
+                           if connection.vendor == "sqlite" else played_match.pk])
+    assert played_match.events.count() == count
+
+
+def test_a_second_writer_at_the_same_seq_gets_a_conflict_and_writes_nothing(db):
+    match = match_create(ruleset="trap-the-wizard", players=2)
+    head = match_records(match=match)[0]
+    chance = {"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [3]}
+    event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance", payload=chance)
+    with pytest.raises(AppendConflict):
+        event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
+                     payload={**chance, "outcome": [5]})
+    with pytest.raises(AppendConflict):  # a stale head: seq 2 is free but 1's hash is not this
+        event_append(match=match, expected_seq=2, prev_hash=head["hash"], kind="chance", payload=chance)
+    assert list(match.events.values_list("seq", "payload")) == [(0, head["payload"]), (1, chance)]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_appends_at_the_same_seq_leave_exactly_one():
+    """Two threads, two real PostgreSQL connections, one seq: one wins, one conflicts."""
+    for attempt in range(5):
+        match = match_create(ruleset="trap-the-wizard", players=2)
+        head = match_records(match=match)[0]
+        barrier, outcomes = threading.Barrier(2), []
+
+        def writer(outcome):
+            try:
+                with transaction.atomic():
+                    barrier.wait(timeout=10)
+                    event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
+                                 payload={"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [outcome]})
+                outcomes.append("ok")
+            except AppendConflict:
+                outcomes.append("conflict")
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=writer, args=(o,)) for o in (2, 5)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert sorted(outcomes) == ["conflict", "ok"], f"attempt {attempt}: {outcomes}"
+        assert list(Event.objects.filter(match=match).values_list("seq", flat=True)) == [0, 1]
+
+
+def test_the_validator_names_a_tampered_event_by_seq(played_match):
+    chance_seq = played_match.events.filter(kind="chance").order_by("seq")[3].seq
+    payload = dict(played_match.events.get(seq=chance_seq).payload)
+    payload["outcome"] = [7 - payload["outcome"][0]]
+    _tamper(played_match, chance_seq, payload)
+    verdict = match_validate(match=played_match)
+    assert not verdict.ok
+    assert verdict.first_bad_seq == chance_seq
+    assert "hash" in verdict.reason
+
+
+def test_a_tampered_chance_outcome_is_caught_even_with_a_rebuilt_hash_chain(played_match):
+    chance_seq = played_match.events.filter(kind="chance").order_by("seq")[2].seq
+    payload = dict(played_match.events.get(seq=chance_seq).payload)
+    payload["outcome"] = [payload["outcome"][0] % 6 + 1]
+    _tamper(played_match, chance_seq, payload, rehash_from_here=True)
+    verdict = match_validate(match=played_match)
+    assert not verdict.ok
+    assert verdict.first_bad_seq == chance_seq
+    assert "derivation" in verdict.reason
+
+
+def test_the_validator_names_a_snapshot_that_differs_from_the_fold(played_match):
+    snapshot = Snapshot.objects.filter(match=played_match).order_by("seq").first()
+    assert snapshot is not None, "a match of this length writes snapshots"
+    ruleset = registry.get("trap-the-wizard")
+    earlier = ruleset.encode(state_at(match=played_match, n=snapshot.seq - 1))
+    assert earlier != snapshot.state
+    Snapshot.objects.filter(pk=snapshot.pk).update(state=earlier)
+    verdict = match_validate(match=played_match)
+    assert (verdict.ok, verdict.first_bad_seq) == (False, snapshot.seq)
+    assert "snapshot" in verdict.reason
+
+
+def test_state_at_any_step_equals_the_fold_from_event_zero(played_match, settings):
+    ruleset = registry.get("trap-the-wizard")
+    records = match_records(match=played_match)
+    snapshots = set(Snapshot.objects.filter(match=played_match).values_list("seq", flat=True))
+    every = settings.REPLAY_SNAPSHOT_EVERY
+    assert snapshots == {s for s in range(every, len(records) - 1, every)}
+    folder = Folder(records[0])
+    steps = {0, 1, every - 1, every, every + 1, len(records) - 2, len(records) - 1}
+    for record in records[1:]:
+        folder.advance(record)
+        if record["seq"] in steps:
+            assert ruleset.encode(state_at(match=played_match, n=record["seq"])) == ruleset.encode(folder.state)
+    assert match_folder(match=played_match).ended
+
+
+def test_the_stored_log_is_the_log_the_offline_validator_accepts(played_match):
+    report = validate(match_records(match=played_match))
+    assert report.ok and report.ended and report.chance_verified

@@ -1,0 +1,319 @@
+"""Property tests: whole tournaments of every format with random results (hypothesis)."""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournaments.formats import (DoubleElimination, Entry, Finished, Format, Outcome, Pods, Round,
+                                 RoundRobin, SingleElimination, Swiss, SwissPods, pod_points,
+                                 series_outcome)
+from tournaments.formats.pods import pod_sizes
+
+def make_entries(count: int) -> list[Entry]:
+    """Entries with ids unrelated to seeds (so a test cannot confuse the two)."""
+    return [Entry(id=1000 + 7 * index, seed=index + 1) for index in range(count)]
+
+
+def random_game(seats: tuple[int, ...], rng: random.Random, draw_chance: float) -> dict[int, int]:
+    """Random placings for one game; with `draw_chance` everybody ties."""
+    if rng.random() < draw_chance:
+        return {entry: 1 for entry in seats}
+    order = list(seats)
+    rng.shuffle(order)
+    return {entry: place for place, entry in enumerate(order, start=1)}
+
+
+def simulate(fmt: Format, entries: list[Entry], rng: random.Random, draw_chance: float = 0.1,
+             max_rounds: int = 1000) -> tuple[list[Round], dict[str, Outcome], Finished]:
+    """Ask next_round until Finished, playing every pairing's series with random games."""
+    seeds = {entry.id: entry.seed for entry in entries}
+    rounds: list[Round] = []
+    outcomes: dict[str, Outcome] = {}
+    while len(rounds) <= max_rounds:
+        result = fmt.next_round(entries, rounds, outcomes)
+        if isinstance(result, Finished):
+            return rounds, outcomes, result
+        assert result.number == len(rounds) + 1
+        rounds.append(result)
+        for pairing in result.pairings:
+            if pairing.bye:
+                continue
+            games: list[dict[int, int]] = []
+            outcome = None
+            while outcome is None:
+                assert len(games) < pairing.games, "a series must be decided after its games"
+                games.append(random_game(pairing.seats_for_game(len(games) + 1), rng, draw_chance))
+                outcome = series_outcome(pairing, games, seeds)
+            outcomes[pairing.key] = outcome
+    raise AssertionError(f"{fmt.name} did not finish within {max_rounds} rounds")
+
+
+# ---------------------------------------------------------------- checks shared by every format
+
+SETTINGS = dict(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_common(rounds, outcomes, finished, entries, round_bound):
+    """Nobody twice in a round, unique keys, only entrants seated, a bounded tournament, and
+    standings that rank every entrant exactly once in rank order."""
+    ids = {entry.id for entry in entries}
+    keys = [p.key for r in rounds for p in r.pairings]
+    assert len(keys) == len(set(keys))
+    for round_ in rounds:
+        seated = [entry for p in round_.pairings for entry in p.seats]
+        assert len(seated) == len(set(seated)), f"someone plays twice in round {round_.number}"
+        assert set(seated) <= ids
+        assert all(p.round == round_.number for p in round_.pairings)
+        assert all(len(p.seats) == 1 for p in round_.pairings if p.bye)
+    assert len(rounds) <= round_bound
+    standings = finished.standings
+    assert sorted(s.entry for s in standings) == sorted(ids)
+    ranks = [s.rank for s in standings]
+    assert ranks[0] == 1 and ranks == sorted(ranks)
+    assert all(rank <= position for position, rank in enumerate(ranks, start=1))
+
+
+def seed_of(entries):
+    return {entry.id: entry.seed for entry in entries}
+
+
+# ---------------------------------------------------------------- single elimination
+
+@settings(**SETTINGS)
+@given(count=st.integers(2, 128), third_place=st.booleans(), best_of=st.sampled_from([1, 3]),
+       seed=st.integers(0, 2 ** 32))
+def test_single_elimination_brackets(count, third_place, best_of, seed):
+    entries = make_entries(count)
+    fmt = SingleElimination(third_place=third_place, best_of=best_of)
+    rounds, outcomes, finished = simulate(fmt, entries, random.Random(seed))
+    depth = math.ceil(math.log2(count))
+    check_common(rounds, outcomes, finished, entries, depth)
+    assert len(rounds) == depth
+    seeds = seed_of(entries)
+    byes = [p for r in rounds for p in r.pairings if p.bye]
+    assert all(p.round == 1 for p in byes)
+    assert sorted(seeds[p.seats[0]] for p in byes) == list(range(1, 2 ** depth - count + 1))
+    matches = [p for r in rounds for p in r.pairings if not p.bye]
+    assert len(matches) == count - 1 + (1 if third_place and count >= 4 else 0)
+    top_two = {entry.id for entry in entries if entry.seed in (1, 2)}
+    final = [p for p in rounds[-1].pairings if p.key != "3P"][0]
+    for pairing in matches:
+        if set(pairing.seats) == top_two and pairing.key != "3P":     # both lost their semi-finals
+            assert pairing is final, "seeds 1 and 2 met before the final"
+    champion = finished.standings[0]
+    assert champion.rank == 1 and finished.standings[1].rank == 2
+    assert outcomes[final.key].placings.get(champion.entry) == 1
+
+
+# ---------------------------------------------------------------- round robin
+
+@settings(**SETTINGS)
+@given(count=st.integers(2, 40), cycles=st.integers(1, 2), seed=st.integers(0, 2 ** 32))
+def test_round_robin_everyone_meets_everyone_each_cycle(count, cycles, seed):
+    entries = make_entries(count)
+    rounds, outcomes, finished = simulate(RoundRobin(cycles=cycles), entries, random.Random(seed))
+    per_cycle = count - 1 + count % 2
+    check_common(rounds, outcomes, finished, entries, cycles * per_cycle)
+    assert len(rounds) == cycles * per_cycle
+    for cycle in range(cycles):
+        block = rounds[cycle * per_cycle:(cycle + 1) * per_cycle]
+        meetings = Counter(frozenset(p.seats) for r in block for p in r.pairings if not p.bye)
+        assert len(meetings) == count * (count - 1) // 2 and set(meetings.values()) == {1}
+        firsts = Counter(p.seats[0] for r in block for p in r.pairings if not p.bye)
+        seconds = Counter(p.seats[1] for r in block for p in r.pairings if not p.bye)
+        assert all(abs(firsts[e.id] - seconds[e.id]) <= 1 for e in entries)
+        byes = Counter(p.seats[0] for r in block for p in r.pairings if p.bye)
+        assert sum(byes.values()) == (per_cycle if count % 2 else 0) and set(byes.values()) <= {1}
+        assert all(len([p for p in r.pairings if not p.bye]) == count // 2 for r in block)
+    if cycles == 2:
+        first = {frozenset(p.seats): p.seats for r in rounds[:per_cycle] for p in r.pairings}
+        assert all(p.seats == first[frozenset(p.seats)][::-1] for r in rounds[per_cycle:] for p in r.pairings)
+
+
+# ---------------------------------------------------------------- Swiss
+
+def rematch_free_matching_exists(players, met) -> bool:
+    """Brute force: can `players` be split into pairs who have not met?"""
+    if not players:
+        return True
+    first, rest = players[0], players[1:]
+    return any(partner not in met[first] and rematch_free_matching_exists(
+        [p for p in rest if p != partner], met) for partner in rest)
+
+
+@settings(**SETTINGS)
+@given(count=st.integers(2, 128), best_of=st.sampled_from([1, 1, 3]), seed=st.integers(0, 2 ** 32))
+def test_swiss_pairings(count, best_of, seed):
+    entries = make_entries(count)
+    rounds, outcomes, finished = simulate(Swiss(best_of=best_of), entries, random.Random(seed))
+    expected_rounds = max(1, math.ceil(math.log2(count)))
+    check_common(rounds, outcomes, finished, entries, expected_rounds)
+    assert len(rounds) == expected_rounds
+    check_swiss_rounds(entries, rounds, outcomes, brute_force=count <= 10)
+
+
+@settings(**SETTINGS)
+@given(count=st.integers(3, 9), extra=st.integers(0, 8), seed=st.integers(0, 2 ** 32))
+def test_swiss_long_events_only_rematch_when_unavoidable(count, extra, seed):
+    entries = make_entries(count)
+    most = count - 1 + count % 2
+    fmt = Swiss(rounds=min(most, max(1, math.ceil(math.log2(count))) + extra))
+    rounds, outcomes, finished = simulate(fmt, entries, random.Random(seed))
+    check_common(rounds, outcomes, finished, entries, most)
+    check_swiss_rounds(entries, rounds, outcomes, brute_force=True)
+
+
+def check_swiss_rounds(entries, rounds, outcomes, brute_force):
+    """Byes at most once each, to the lowest-ranked eligible entrant the pairing allows; no
+    rematch unless every choice would need one; the seat rule."""
+    seeds = seed_of(entries)
+    points = {e.id: 0.0 for e in entries}
+    met = {e.id: set() for e in entries}
+    had_bye, balance = set(), Counter()
+    for round_ in rounds:
+        ranked = sorted(points, key=lambda e: (-points[e], seeds[e]))
+        byes = [p.seats[0] for p in round_.pairings if p.bye]
+        assert len(byes) == len(entries) % 2
+        eligible = [e for e in reversed(ranked) if e not in had_bye]
+        pairs = [p.seats for p in round_.pairings if not p.bye]
+        rematches = [s for s in pairs if s[1] in met[s[0]]]
+        if byes:
+            assert byes[0] in eligible
+            if brute_force:
+                free = [b for b in eligible
+                        if rematch_free_matching_exists([e for e in ranked if e != b], met)]
+                assert byes[0] == (free[0] if free else eligible[0])
+        if brute_force and rematches:
+            choices = eligible if byes else [None]
+            assert not any(rematch_free_matching_exists([e for e in ranked if e != b], met) for b in choices)
+        elif not brute_force:
+            assert not rematches
+        for first, second in pairs:
+            assert balance[first] <= balance[second], "the player who sat first less often sits first"
+        for pairing in round_.pairings:
+            if pairing.bye:
+                had_bye.add(pairing.seats[0])
+                points[pairing.seats[0]] += 1
+                continue
+            first, second = pairing.seats
+            met[first].add(second)
+            met[second].add(first)
+            balance[first] += 1
+            balance[second] -= 1
+            scored = pod_points(outcomes[pairing.key].placings)
+            for entry in pairing.seats:
+                points[entry] += scored[entry]
+
+
+# ---------------------------------------------------------------- pods
+
+pod_shapes = st.integers(3, 7).flatmap(lambda seats: st.tuples(
+    st.just(seats), st.integers(2, seats)).flatmap(lambda sm: st.tuples(
+        st.just(sm[0]), st.just(sm[1]), st.integers(1, sm[1] - 1))))
+
+
+@settings(**SETTINGS)
+@given(shape=pod_shapes, count=st.integers(2, 128), best_of=st.sampled_from([1, 1, 2]),
+       seed=st.integers(0, 2 ** 32))
+def test_pods_cover_every_entrant_and_finish(shape, count, best_of, seed):
+    seats, min_seats, advance = shape
+    entries = make_entries(count)
+    fmt = Pods(seats=seats, advance=advance, min_seats=min_seats, best_of=best_of)
+    try:
+        fmt.validate_entries(entries)
+    except ValueError:
+        return      # refused with a reason: some stage cannot be split into pods of min_seats..seats
+    rounds, outcomes, finished = simulate(fmt, entries, random.Random(seed), draw_chance=0.05)
+    check_common(rounds, outcomes, finished, entries, len(fmt.stage_counts(count)))
+    seeds = seed_of(entries)
+    previous = {e.id for e in entries}
+    for round_ in rounds:
+        players = [e for p in round_.pairings for e in p.seats]
+        assert set(players) <= previous
+        if round_.number == 1:
+            assert sorted(players) == sorted(previous)
+        sizes = [len(p.seats) for p in round_.pairings]
+        assert max(sizes) - min(sizes) <= 1 and min(sizes) >= min_seats and max(sizes) <= seats
+        assert not any(p.bye for p in round_.pairings)
+        if round_ is not rounds[-1]:
+            nxt = {e for p in rounds[round_.number].pairings for e in p.seats}
+            for pairing in round_.pairings:
+                placings = outcomes[pairing.key].placings
+                top = sorted(pairing.seats, key=lambda e: (placings[e], seeds[e]))[:advance]
+                assert set(top) <= nxt, "the top finishers of every pod advance"
+        else:
+            assert len(round_.pairings) == 1
+        previous = set(players)
+    winner = finished.standings[0].entry
+    final = rounds[-1].pairings[0]
+    assert outcomes[final.key].placings[winner] == 1
+
+
+@settings(**SETTINGS)
+@given(seats=st.integers(3, 7), rounds_setting=st.integers(1, 5), count=st.integers(3, 128),
+       seed=st.integers(0, 2 ** 32))
+def test_swiss_pods_group_by_score(seats, rounds_setting, count, seed):
+    entries = make_entries(count)
+    fmt = SwissPods(seats=seats, rounds=rounds_setting, min_seats=3)
+    if pod_sizes(count, seats, 3) is None:
+        with pytest.raises(ValueError):
+            fmt.next_round(entries, [], {})
+        return
+    rounds, outcomes, finished = simulate(fmt, entries, random.Random(seed), draw_chance=0.05)
+    check_common(rounds, outcomes, finished, entries, rounds_setting)
+    assert len(rounds) == rounds_setting
+    points = {e.id: 0.0 for e in entries}
+    for round_ in rounds:
+        assert sorted(e for p in round_.pairings for e in p.seats) == sorted(points)
+        sizes = [len(p.seats) for p in round_.pairings]
+        assert max(sizes) - min(sizes) <= 1 and min(sizes) >= 3 and max(sizes) <= seats
+        for upper, lower in zip(round_.pairings, round_.pairings[1:]):
+            assert min(points[e] for e in upper.seats) >= max(points[e] for e in lower.seats)
+        for pairing in round_.pairings:
+            for entry, earned in pod_points(outcomes[pairing.key].placings).items():
+                points[entry] += earned
+    assert [s.points for s in finished.standings] == sorted((s.points for s in finished.standings), reverse=True)
+
+
+# ---------------------------------------------------------------- double elimination
+
+@settings(**SETTINGS)
+@given(count=st.integers(2, 128), reset=st.booleans(), best_of=st.sampled_from([1, 1, 3]),
+       seed=st.integers(0, 2 ** 32))
+def test_double_elimination_two_losses_and_out(count, reset, best_of, seed):
+    """Everyone but the champion leaves with exactly two losses, except that without a reset the
+    runner-up may be the unbeaten winners' champion who lost the one grand final (one loss).
+    The champion has at most one loss. Nobody plays after their second loss."""
+    entries = make_entries(count)
+    fmt = DoubleElimination(grand_final_reset=reset, best_of=best_of)
+    rounds, outcomes, finished = simulate(fmt, entries, random.Random(seed))
+    depth = max(1, math.ceil(math.log2(count)))
+    check_common(rounds, outcomes, finished, entries, 4 * depth + 2)
+    seeds = seed_of(entries)
+    byes = [p for r in rounds for p in r.pairings if p.bye]
+    assert all(p.round == 1 for p in byes)
+    assert sorted(seeds[p.seats[0]] for p in byes) == list(range(1, 2 ** depth - count + 1))
+    losses = Counter()
+    for round_ in rounds:
+        for pairing in round_.pairings:
+            if pairing.bye:
+                continue
+            assert all(losses[e] < 2 for e in pairing.seats), "someone played after two losses"
+            ranked = sorted(pairing.seats, key=lambda e: (outcomes[pairing.key].placings[e], seeds[e]))
+            losses[ranked[1]] += 1
+    champion, runner_up = finished.standings[0].entry, finished.standings[1].entry
+    assert losses[champion] <= 1
+    for entry in entries:
+        if entry.id == champion:
+            continue
+        if entry.id == runner_up and not reset:
+            assert losses[entry.id] in (1, 2)
+        else:
+            assert losses[entry.id] == 2
+    matches = sum(1 for r in rounds for p in r.pairings if not p.bye)
+    assert matches in (2 * count - 2, 2 * count - 1)

@@ -1,0 +1,1 @@
+"""Tournaments: formats, entries, rounds, standings and ratings (see issue: Tournaments)."""

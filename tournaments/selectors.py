@@ -1,0 +1,127 @@
+"""Reads of tournaments: the fold of match results into outcomes, standings and the bracket."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from replays.models import Match
+
+from . import formats
+from .models import Correction, Entry, Pairing, PairingGame, Rating, Round, Tournament
+
+
+@dataclass
+class Results:
+    """A tournament's results so far, as the formats see them, plus what the service must do."""
+
+    entries: list
+    rounds: list
+    outcomes: dict
+    games_to_start: list = field(default_factory=list)  # (Pairing row, game number)
+    games_running: bool = False
+    disqualified: frozenset = frozenset()
+
+    def decided_without_play(self, pairing) -> bool:
+        """A pairing with a disqualified entry is decided by the correction, not played."""
+        return bool(self.disqualified & set(pairing.seats))
+
+
+def _game_placings(game: PairingGame, spec: formats.Pairing) -> dict[int, int]:
+    """entry id -> place in one finished game (an aborted game is a tie of all its seats)."""
+    seats = spec.seats_for_game(game.number)
+    if game.match.status == Match.Status.ABORTED:
+        return {entry: 1 for entry in seats}
+    return dict(zip(seats, game.match.result["placings"]))
+
+
+def _disqualified_outcome(spec: formats.Pairing, disqualified: frozenset) -> formats.Outcome:
+    """Disqualified entries share the last place; the others share the first."""
+    last = 1 + sum(1 for entry in spec.seats if entry not in disqualified) if \
+        any(entry not in disqualified for entry in spec.seats) else 1
+    return formats.Outcome(key=spec.key, placings={e: (last if e in disqualified else 1) for e in spec.seats})
+
+
+def tournament_results(*, tournament: Tournament) -> Results:
+    """Fold the tournament's matches and corrections into outcomes (a handful of queries, however
+    many entries)."""
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("seed"))
+    seeds = {e.pk: e.seed for e in entries}
+    corrections = list(Correction.objects.filter(tournament=tournament))
+    disqualified_at = {c.entry_id: c.created_at for c in corrections if c.kind == Correction.Kind.DISQUALIFY}
+    disqualified = frozenset(disqualified_at)
+    adjudicated = {c.pairing_id: c.placings for c in corrections if c.kind == Correction.Kind.ADJUDICATE}
+    games: dict[int, list[PairingGame]] = {}
+    for game in PairingGame.objects.filter(pairing__tournament=tournament).select_related("match") \
+            .only("pairing_id", "number", "match__status", "match__result", "match__ended_at") \
+            .order_by("number"):
+        games.setdefault(game.pairing_id, []).append(game)
+    results = Results(entries=[formats.Entry(id=e.pk, seed=e.seed) for e in entries], rounds=[],
+                      outcomes={}, disqualified=disqualified)
+    by_round: dict[int, list[formats.Pairing]] = {}
+    for row in Pairing.objects.filter(tournament=tournament).select_related("round").order_by("round__number", "id"):
+        spec = formats.Pairing(key=row.key, round=row.round.number, seats=tuple(row.seats),
+                               games=row.games, bye=row.bye)
+        by_round.setdefault(row.round.number, []).append(spec)
+        if row.bye:
+            continue
+        if row.pk in adjudicated:
+            placings = {int(k): v for k, v in adjudicated[row.pk].items()}
+            results.outcomes[spec.key] = formats.Outcome(key=spec.key, placings=placings)
+            continue
+        played = games.get(row.pk, [])
+        dq_times = [disqualified_at[e] for e in spec.seats if e in disqualified_at]
+        decided_before_dq = played and all(g.match.ended_at and g.match.ended_at < min(dq_times)
+                                           for g in played) if dq_times else True
+        if not decided_before_dq:
+            # Decided by the disqualification: what was played after it does not count.
+            results.outcomes[spec.key] = _disqualified_outcome(spec, disqualified)
+            continue
+        if any(g.match.status == Match.Status.RUNNING for g in played):
+            results.games_running = True
+            continue
+        outcome = formats.series_outcome(spec, [_game_placings(g, spec) for g in played], seeds) \
+            if played else None
+        if outcome is None and dq_times:  # a series the disqualification cut short
+            outcome = _disqualified_outcome(spec, disqualified)
+        if outcome is not None:
+            results.outcomes[spec.key] = outcome
+        elif len(played) < row.games:
+            results.games_to_start.append((row, len(played) + 1))
+    results.rounds = [formats.Round(number=n, pairings=tuple(ps)) for n, ps in sorted(by_round.items())]
+    return results
+
+
+def tournament_standings(*, tournament: Tournament) -> list[dict]:
+    """The standings as the format ranks them, with each entry's bot."""
+    from .services import format_for
+
+    results = tournament_results(tournament=tournament)
+    entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("bot_version__bot")}
+    rows = list(format_for(tournament).standings(results.entries, results.rounds, results.outcomes))
+    # Disqualified entries rank below everyone else, whatever they scored.
+    kept = [s for s in rows if s.entry not in results.disqualified]
+    out = [s for s in rows if s.entry in results.disqualified]
+    rows = kept + [dataclasses.replace(s, rank=len(kept) + 1) for s in out]
+    return [{"rank": s.rank, "entry": s.entry, "seed": entries[s.entry].seed,
+             "bot": str(entries[s.entry].bot_version.bot.name), "version": entries[s.entry].bot_version.number,
+             "points": s.points, "tiebreaks": dict(s.tiebreaks),
+             "disqualified": s.entry in results.disqualified} for s in rows]
+
+
+def tournament_bracket(*, tournament: Tournament) -> list[dict]:
+    """Rounds with their pairings, each with its seats, games (match ids) and outcome."""
+    results = tournament_results(tournament=tournament)
+    names = {e.pk: e.bot_version.bot.name for e in
+             Entry.objects.filter(tournament=tournament).select_related("bot_version__bot")}
+    matches: dict[str, list[str]] = {}
+    for game in PairingGame.objects.filter(pairing__tournament=tournament).select_related("pairing"):
+        matches.setdefault(game.pairing.key, []).append(str(game.match_id))
+    return [{"round": r.number, "pairings": [
+        {"key": p.key, "seats": [{"entry": e, "bot": names[e]} for e in p.seats], "bye": p.bye,
+         "games": p.games, "matches": matches.get(p.key, []),
+         "placings": results.outcomes[p.key].placings if p.key in results.outcomes else None}
+        for p in r.pairings]} for r in results.rounds]
+
+
+def leaderboard(*, game: str) -> list[Rating]:
+    return list(Rating.objects.filter(game=game).select_related("bot", "bot__owner").order_by("-ordinal", "bot_id"))

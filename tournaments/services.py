@@ -1,0 +1,163 @@
+"""Writes for tournaments: create, start, advance (exactly once per round), correct, rate.
+
+Standings and brackets are folds of match results (tournaments.selectors); nothing here edits
+a result by hand. Organiser corrections are recorded rows with a reason.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from bots.models import BotVersion
+from bots.services import match_start
+from replays.models import Match
+
+from . import formats
+from .models import Correction, Entry, Pairing, PairingGame, Rating, Round, Tournament
+from .selectors import tournament_results
+
+
+def format_for(tournament: Tournament) -> "formats.Format":
+    return formats.FORMATS[tournament.format].from_settings(tournament.format_settings)
+
+
+def tournament_create(*, name: str, game: str, format: str, entries: list[BotVersion],
+                      format_settings: dict | None = None, rules_options: dict | None = None,
+                      time_control: dict | None = None, fault_policy: dict | None = None,
+                      organiser=None) -> Tournament:
+    """A draft tournament with its entries seeded in the order given (first = seed 1).
+    Raises ValueError with the reason for anything a format or the game cannot take."""
+    from .services_drafts import checked_settings  # the one place settings are validated
+
+    fields = checked_settings(name=name, game=game, format=format, format_settings=format_settings,
+                              rules_options=rules_options, time_control=time_control,
+                              fault_policy=fault_policy)
+    if len(entries) < 2:
+        raise ValueError("a tournament needs at least two entries")
+    strangers = sorted({v.bot.name for v in entries if v.bot.game != fields["game"]})
+    if strangers:
+        raise ValueError(f"bot(s) {', '.join(strangers)} play another game than {game}")
+    with transaction.atomic():
+        tournament = Tournament.objects.create(organiser=organiser, **fields)
+        Entry.objects.bulk_create([Entry(tournament=tournament, bot_version=version, seed=seed)
+                                   for seed, version in enumerate(entries, start=1)])
+    return tournament
+
+
+def tournament_start(*, tournament: Tournament, queue: bool = True) -> list[Match]:
+    """Draft -> running, and the first round's matches (queued on commit when ``queue``)."""
+    if Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT) \
+            .update(status=Tournament.Status.RUNNING) != 1:
+        raise ValueError(f"tournament {tournament.pk} is not a draft")
+    return tournament_advance(tournament_id=tournament.pk, queue=queue)
+
+
+def tournament_cancel(*, tournament: Tournament) -> None:
+    Tournament.objects.filter(pk=tournament.pk, status__in=["draft", "running"]) \
+        .update(status=Tournament.Status.CANCELLED, finished_at=timezone.now())
+
+
+def tournament_advance(*, tournament_id, queue: bool = True) -> list[Match]:
+    """Start what the results so far call for: the next game of an undecided series, else the
+    next round once every pairing of the current one is decided, else finish the tournament.
+    Safe to run twice at once: it holds the tournament's row lock and rounds are unique."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            return []
+        results = tournament_results(tournament=tournament)
+        started = [_start_game(tournament, pairing, number, queue)
+                   for pairing, number in results.games_to_start]
+        if started or results.games_running:
+            return started
+        nxt = format_for(tournament).next_round(results.entries, results.rounds, results.outcomes)
+        if isinstance(nxt, formats.Finished):
+            tournament.status, tournament.finished_at = Tournament.Status.FINISHED, timezone.now()
+            tournament.save(update_fields=["status", "finished_at"])
+            transaction.on_commit(lambda: _queue_ratings(tournament.game))
+            return []
+        round_row = Round.objects.create(tournament=tournament, number=nxt.number)
+        matches = []
+        for p in nxt.pairings:
+            pairing = Pairing.objects.create(round=round_row, tournament=tournament, key=p.key,
+                                             seats=list(p.seats), games=p.games, bye=p.bye)
+            if not p.bye and not results.decided_without_play(p):
+                matches.append(_start_game(tournament, pairing, 1, queue))
+        if not matches:  # a round of byes and forfeited pairings only: go on at once
+            transaction.on_commit(lambda: _queue_advance(tournament_id, queue))
+        return matches
+
+
+def _start_game(tournament: Tournament, pairing: Pairing, number: int, queue: bool) -> Match:
+    """Game ``number`` of the pairing's series, seats rotated as the format says."""
+    spec = formats.Pairing(key=pairing.key, round=pairing.round.number, seats=tuple(pairing.seats),
+                           games=pairing.games, bye=pairing.bye)
+    entries = {e.pk: e for e in Entry.objects.filter(pk__in=pairing.seats).select_related("bot_version__bot")}
+    versions = [entries[entry_id].bot_version for entry_id in spec.seats_for_game(number)]
+    match = match_start(ruleset=tournament.game, versions=versions, options=tournament.rules_options,
+                        time_control=tournament.time_control, fault_policy=tournament.fault_policy,
+                        queue=queue)
+    PairingGame.objects.create(pairing=pairing, number=number, match=match)
+    return match
+
+
+def _queue_advance(tournament_id, queue: bool) -> None:
+    from .tasks import advance_tournament
+
+    if queue:
+        advance_tournament.delay(tournament_id)
+
+
+def _queue_ratings(game: str) -> None:
+    from .tasks import recompute_ratings
+
+    recompute_ratings.delay(game)
+
+
+def correction_record(*, tournament: Tournament, kind: str, reason: str, entry: Entry | None = None,
+                      pairing: Pairing | None = None, placings: dict | None = None,
+                      created_by=None) -> Correction:
+    """Record an organiser's correction with its reason: a disqualification (the entry loses
+    every pairing not yet decided) or an adjudicated pairing result."""
+    if not reason or not reason.strip():
+        raise ValueError("a correction needs a reason")
+    if kind == Correction.Kind.DISQUALIFY:
+        if entry is None or entry.tournament_id != tournament.pk:
+            raise ValueError("disqualify needs an entry of this tournament")
+    elif kind == Correction.Kind.ADJUDICATE:
+        if pairing is None or pairing.tournament_id != tournament.pk:
+            raise ValueError("adjudicate needs a pairing of this tournament")
+        if not placings or sorted(map(int, placings)) != sorted(pairing.seats) or \
+                not all(type(p) is int and p >= 1 for p in placings.values()):
+            raise ValueError(f"placings must give a place >= 1 to each of entries {pairing.seats}")
+        placings = {str(k): v for k, v in placings.items()}
+    else:
+        raise ValueError("kind must be disqualify or adjudicate")
+    return Correction.objects.create(tournament=tournament, kind=kind, entry=entry, pairing=pairing,
+                                     placings=placings, reason=reason.strip(), created_by=created_by)
+
+
+def ratings_recompute(*, game: str) -> int:
+    """Every ended match of ``game`` rated with openskill (Plackett-Luce, placings as ranks) in a
+    stable order (end time, then match id); the stored ratings replaced. Returns matches rated."""
+    from openskill.models import PlackettLuce
+
+    model, ratings, counts = PlackettLuce(), {}, {}
+    matches = Match.objects.filter(ruleset=game, status=Match.Status.ENDED).order_by("ended_at", "id")
+    version_bot = dict(BotVersion.objects.filter(bot__game=game).values_list("pk", "bot_id"))
+    rated = 0
+    for match in matches.only("seats", "result"):
+        bots = [version_bot.get(seat.get("bot_version")) for seat in match.seats]
+        if None in bots or len(set(bots)) != len(bots):
+            continue  # not bot-version seats, or a bot against itself: nothing to learn
+        teams = [[ratings.get(bot) or model.rating(name=str(bot))] for bot in bots]
+        for bot, team in zip(bots, model.rate(teams, ranks=match.result["placings"])):
+            ratings[bot] = team[0]
+            counts[bot] = counts.get(bot, 0) + 1
+        rated += 1
+    with transaction.atomic():
+        Rating.objects.filter(game=game).delete()
+        Rating.objects.bulk_create([Rating(game=game, bot_id=bot, mu=r.mu, sigma=r.sigma,
+                                           ordinal=r.ordinal(), matches=counts[bot])
+                                    for bot, r in ratings.items()])
+    return rated

@@ -1,0 +1,154 @@
+"""Draft tournaments built step by step, as the API needs: create the draft, register entries
+one at a time (seeded in registration order), edit the settings, then start.
+
+tournaments.services.tournament_create takes the entries up front and validates its settings
+with ``checked_settings`` here too; these services check each thing at the step where it is
+known, and the entrant count at the start, with the format's own validate_entries.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Max
+
+from bots.models import Bot, BotVersion
+from games.engine import InvalidOptions, registry
+from replays.models import Match
+
+from . import formats
+from .models import Entry, Tournament
+from .services import tournament_start
+
+MAX_NAME = 120
+MAX_ENTRIES = 256
+
+
+class DraftRefused(ValueError):
+    """A draft step refused: ``reason`` for people, ``code`` for programs (not_draft, not_owner,
+    not_organiser, wrong_game, already_entered, entries_refused, invalid)."""
+
+    def __init__(self, reason: str, *, code: str = "invalid"):
+        super().__init__(reason)
+        self.reason, self.code = reason, code
+
+
+def _checked_time_control(time_control: dict | None) -> dict:
+    """A time control of whole milliseconds (move_ms > 0, bank_ms and increment_ms >= 0)."""
+    from bots.sandbox import TimeControl
+
+    raw = time_control or {}
+    if not isinstance(raw, dict) or set(raw) - {"move_ms", "bank_ms", "increment_ms"}:
+        raise DraftRefused("time_control takes only move_ms, bank_ms and increment_ms")
+    for key, value in raw.items():
+        if type(value) is not int or value < 0 or (key == "move_ms" and value == 0):
+            raise DraftRefused(f"time_control.{key} must be a whole number of milliseconds"
+                               f"{' above 0' if key == 'move_ms' else ''}, got {value!r}")
+    return TimeControl(**raw).to_json() if raw else {}
+
+
+def _checked_fault_policy(fault_policy: dict | None) -> dict:
+    from bots.referee import FaultPolicy
+
+    try:
+        return FaultPolicy.from_json(fault_policy).to_json() if fault_policy else {}
+    except (TypeError, ValueError) as exc:
+        raise DraftRefused(f"bad fault policy: {exc}") from None
+
+
+def checked_settings(*, name: str, game: str, format: str, format_settings: dict | None = None,
+                     rules_options: dict | None = None, time_control: dict | None = None,
+                     fault_policy: dict | None = None) -> dict:
+    """The fields of a draft tournament, normalised; DraftRefused with the first problem."""
+    name = (name or "").strip()
+    if not name or len(name) > MAX_NAME:
+        raise DraftRefused(f"a tournament needs a name of 1-{MAX_NAME} characters")
+    try:
+        ruleset = registry.get(game)
+        options = ruleset.options_json(ruleset.options(rules_options))
+    except (registry.UnknownRuleset, InvalidOptions) as exc:
+        raise DraftRefused(str(exc)) from None
+    if format not in formats.FORMATS:
+        raise DraftRefused(f"unknown format {format!r}; formats: {', '.join(sorted(formats.FORMATS))}")
+    format_settings = dict(format_settings or {})
+    if format in ("pods", "swiss-pods"):  # a pod is never smaller than the game allows
+        format_settings.setdefault("min_seats", max(3, ruleset.spec.min_players))
+    try:
+        fmt = formats.FORMATS[format].from_settings(format_settings)
+    except (TypeError, ValueError) as exc:
+        raise DraftRefused(str(exc)) from None
+    seats = getattr(fmt, "seats", 2)
+    if not ruleset.spec.min_players <= seats <= ruleset.spec.max_players:
+        raise DraftRefused(f"{format} plays {seats}-seat games; {game} takes "
+                           f"{ruleset.spec.min_players}-{ruleset.spec.max_players} players")
+    return {"name": name, "game": ruleset.spec.name, "format": format, "format_settings": format_settings,
+            "rules_options": options, "time_control": _checked_time_control(time_control),
+            "fault_policy": _checked_fault_policy(fault_policy)}
+
+
+def tournament_draft_create(*, organiser, **fields) -> Tournament:
+    """A draft tournament without entries, organised by ``organiser``."""
+    return Tournament.objects.create(organiser=organiser, **checked_settings(**fields))
+
+
+def _locked_draft(tournament: Tournament) -> Tournament:
+    """The tournament's row, locked; call inside a transaction. DraftRefused unless a draft."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.status != Tournament.Status.DRAFT:
+        raise DraftRefused(f"the tournament is {locked.status}, no longer a draft", code="not_draft")
+    return locked
+
+
+def tournament_draft_update(*, tournament: Tournament, **changes) -> Tournament:
+    """Change a draft's settings (not its game: the entries play it). Everything re-checked."""
+    if "game" in changes and changes["game"] != tournament.game:
+        raise DraftRefused("the game of a tournament cannot change; create another one")
+    with transaction.atomic():
+        locked = _locked_draft(tournament)
+        current = {key: getattr(locked, key) for key in
+                   ("name", "game", "format", "format_settings", "rules_options", "time_control", "fault_policy")}
+        if "format" in changes and changes["format"] != locked.format and "format_settings" not in changes:
+            current["format_settings"] = {}  # the old format's settings mean nothing to the new one
+        fields = checked_settings(**{**current, **changes})
+        for key, value in fields.items():
+            setattr(locked, key, value)
+        locked.save(update_fields=list(fields))
+    return locked
+
+
+def tournament_entry_add(*, tournament: Tournament, bot_version: BotVersion, by) -> Entry:
+    """Enter ``bot_version`` as the next seed. The bot's owner enters uploaded bots (one entry per
+    bot); the organiser enters built-in bots (as many as they like). Drafts only."""
+    bot = bot_version.bot
+    if bot.kind == Bot.Kind.BUILTIN:
+        if tournament.organiser_id is None or tournament.organiser_id != by.pk:
+            raise DraftRefused("only the organiser enters built-in bots", code="not_organiser")
+    elif bot.owner_id != by.pk:
+        raise DraftRefused("you can only enter your own bots", code="not_owner")
+    if bot.game != tournament.game:
+        raise DraftRefused(f"{bot.name} plays {bot.game}, not {tournament.game}", code="wrong_game")
+    with transaction.atomic():
+        locked = _locked_draft(tournament)
+        entries = Entry.objects.filter(tournament=locked)
+        if bot.kind == Bot.Kind.UPLOADED and entries.filter(bot_version__bot=bot).exists():
+            raise DraftRefused(f"{bot.name} is already entered", code="already_entered")
+        last = entries.aggregate(last=Max("seed"))["last"] or 0
+        if last >= MAX_ENTRIES:
+            raise DraftRefused(f"a tournament takes at most {MAX_ENTRIES} entries", code="entries_refused")
+        return Entry.objects.create(tournament=locked, bot_version=bot_version, seed=last + 1)
+
+
+def tournament_draft_start(*, tournament: Tournament, queue: bool = True) -> list[Match]:
+    """Start a draft once its format accepts the entries: the first round's matches."""
+    from .services import format_for
+
+    entries = [formats.Entry(id=pk, seed=seed) for pk, seed in
+               Entry.objects.filter(tournament=tournament).order_by("seed").values_list("pk", "seed")]
+    if tournament.status != Tournament.Status.DRAFT:
+        raise DraftRefused(f"the tournament is {tournament.status}, no longer a draft", code="not_draft")
+    try:
+        format_for(tournament).validate_entries(entries)
+    except ValueError as exc:
+        raise DraftRefused(str(exc), code="entries_refused") from None
+    try:
+        return tournament_start(tournament=tournament, queue=queue)
+    except ValueError as exc:  # a concurrent start won
+        raise DraftRefused(str(exc), code="not_draft") from None

@@ -146,6 +146,15 @@ def rematch_free_matching_exists(players, met) -> bool:
         [p for p in rest if p != partner], met) for partner in rest)
 
 
+def fewest_rematches_possible(players, met) -> int:
+    """Brute force: the fewest rematches any split of `players` into pairs makes."""
+    if not players:
+        return 0
+    first, rest = players[0], players[1:]
+    return min((partner in met[first]) + fewest_rematches_possible([p for p in rest if p != partner], met)
+               for partner in rest)
+
+
 @settings(**SETTINGS)
 @given(count=st.integers(2, 128), best_of=st.sampled_from([1, 1, 3]), seed=st.integers(0, 2 ** 32))
 def test_swiss_pairings(count, best_of, seed):
@@ -187,10 +196,14 @@ def check_swiss_rounds(entries, rounds, outcomes, brute_force):
             if brute_force:
                 free = [b for b in eligible
                         if rematch_free_matching_exists([e for e in ranked if e != b], met)]
-                assert byes[0] == (free[0] if free else eligible[0])
+                assert not free or byes[0] == free[0]
         if brute_force and rematches:
             choices = eligible if byes else [None]
             assert not any(rematch_free_matching_exists([e for e in ranked if e != b], met) for b in choices)
+            fewest = {b: fewest_rematches_possible([e for e in ranked if e != b], met) for b in choices}
+            assert len(rematches) == min(fewest.values()), "no more rematches than unavoidable"
+            if byes:
+                assert byes[0] == next(b for b in eligible if fewest[b] == len(rematches))
         elif not brute_force:
             assert not rematches
         for first, second in pairs:

@@ -4,8 +4,10 @@ Each round players are ranked by points, then seed. Pairing takes the top unpair
 tries partners in order: its own score group folded (top half v bottom half), then the nearest
 lower scores; a search backtracks so that no rematch happens while some rematch-free pairing of
 the whole field exists. With an odd field the bye goes to the lowest-ranked player who has not had
-one and for whom the rest can still be paired without a rematch (else simply the lowest-ranked
-player without a bye); a bye counts as a win. Seats: whoever has sat first less often sits first;
+one and for whom the rest can still be paired without a rematch; a bye counts as a win. When every
+choice needs a rematch (long events, small fields), a maximum-weight matching decides instead:
+first the fewest rematches, then the bye to the lowest-ranked player without one, then the
+closest scores (``fewest_rematches``). Seats: whoever has sat first less often sits first;
 if equal, whoever sat second last time; if still equal, the higher ranked in odd rounds.
 Tie-breaks in order: Buchholz, Buchholz cut 1, Sonneborn-Berger, direct encounter.
 """
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+
+import networkx
 
 from .base import Finished, Format, Pairing, Round, Standing, check_best_of, ranked_standings, seed_ranks
 from .round_robin import two_player_points
@@ -80,7 +84,7 @@ def choose_bye_and_pairs(ranked: list[int], history: SwissHistory) -> tuple[int 
     """The bye (odd fields) and the pairs, avoiding rematches whenever any choice allows it."""
     if len(ranked) % 2 == 0:
         pairs = pair_players(ranked, history, False)
-        return None, pairs if pairs is not None else pair_players(ranked, history, True)
+        return (None, pairs) if pairs is not None else fewest_rematches(ranked, history, [])
     eligible = [player for player in reversed(ranked) if player not in history.byes]
     if not eligible:
         raise ValueError("every entrant has had a bye; too many Swiss rounds for this field")
@@ -88,7 +92,36 @@ def choose_bye_and_pairs(ranked: list[int], history: SwissHistory) -> tuple[int 
         pairs = pair_players([p for p in ranked if p != bye], history, False)
         if pairs is not None:
             return bye, pairs
-    return eligible[0], pair_players([p for p in ranked if p != eligible[0]], history, True)
+    return fewest_rematches(ranked, history, eligible)
+
+
+def fewest_rematches(ranked: list[int], history: SwissHistory,
+                     eligible: list[int]) -> tuple[int | None, list[tuple[int, int]]]:
+    """The pairing when none is rematch-free: Edmonds' maximum-weight perfect matching over all
+    players (and a bye node joined to the `eligible` players, lowest-ranked first). The weights
+    are nested so that each criterion outweighs everything after it: no rematch, then the bye's
+    rank, then score closeness. Pairs come back in rank order, higher-ranked player first."""
+    rank = {player: index for index, player in enumerate(ranked)}
+    spread = int(2 * (max(history.points.values()) - min(history.points.values()))) + 1
+    closeness_total = (len(ranked) // 2 + 1) * spread  # more than all pairs' closeness together
+    bye_step = closeness_total + 1
+    no_rematch = bye_step * (len(eligible) + 1)
+    graph = networkx.Graph()
+    for index, a in enumerate(ranked):
+        for b in ranked[index + 1:]:
+            closeness = spread - int(2 * abs(history.points[a] - history.points[b]))
+            graph.add_edge(a, b, weight=closeness + (0 if b in history.opponents[a] else no_rematch))
+    bye_node = object()
+    for place, player in enumerate(eligible):  # eligible runs from the lowest rank upwards
+        graph.add_edge(bye_node, player, weight=no_rematch + bye_step * (len(eligible) - place))
+    matching = networkx.max_weight_matching(graph, maxcardinality=True)
+    bye, pairs = None, []
+    for a, b in matching:
+        if bye_node in (a, b):
+            bye = b if a is bye_node else a
+        else:
+            pairs.append((a, b) if rank[a] < rank[b] else (b, a))
+    return bye, sorted(pairs, key=lambda pair: rank[pair[0]])
 
 
 def seat_order(higher: int, lower: int, history: SwissHistory, number: int) -> tuple[int, int]:

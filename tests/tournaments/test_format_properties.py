@@ -267,12 +267,20 @@ def test_pods_cover_every_entrant_and_finish(shape, count, best_of, seed):
     assert outcomes[final.key].placings[winner] == 1
 
 
+def pod_repeats(pod, met) -> int:
+    """Earlier meetings of the pairs in a pod, counted in the test's own bookkeeping."""
+    return sum(met[frozenset((a, b))] for i, a in enumerate(pod) for b in pod[i + 1:])
+
+
 @settings(**SETTINGS)
 @given(seats=st.integers(3, 7), rounds_setting=st.integers(1, 5), count=st.integers(3, 128),
-       seed=st.integers(0, 2 ** 32))
-def test_swiss_pods_group_by_score(seats, rounds_setting, count, seed):
+       seed=st.integers(0, 2 ** 32), avoid_repeats=st.booleans())
+def test_swiss_pods_group_by_score(seats, rounds_setting, count, seed, avoid_repeats):
+    """Pods cut the score order; with avoid_repeats, players are traded only to a neighbouring
+    pod, never to more repeat pod-mates, and no single trade left undone would remove one."""
     entries = make_entries(count)
-    fmt = SwissPods(seats=seats, rounds=rounds_setting, min_seats=3)
+    seeds = seed_of(entries)
+    fmt = SwissPods(seats=seats, rounds=rounds_setting, min_seats=3, avoid_repeats=avoid_repeats)
     if pod_sizes(count, seats, 3) is None:
         with pytest.raises(ValueError):
             fmt.next_round(entries, [], {})
@@ -281,12 +289,32 @@ def test_swiss_pods_group_by_score(seats, rounds_setting, count, seed):
     check_common(rounds, outcomes, finished, entries, rounds_setting)
     assert len(rounds) == rounds_setting
     points = {e.id: 0.0 for e in entries}
+    met = Counter()
     for round_ in rounds:
         assert sorted(e for p in round_.pairings for e in p.seats) == sorted(points)
         sizes = [len(p.seats) for p in round_.pairings]
         assert max(sizes) - min(sizes) <= 1 and min(sizes) >= 3 and max(sizes) <= seats
-        for upper, lower in zip(round_.pairings, round_.pairings[1:]):
-            assert min(points[e] for e in upper.seats) >= max(points[e] for e in lower.seats)
+        pods = [list(p.seats) for p in round_.pairings]
+        if not avoid_repeats:
+            for upper, lower in zip(pods, pods[1:]):
+                assert min(points[e] for e in upper) >= max(points[e] for e in lower)
+        else:
+            ordered = sorted(points, key=lambda e: (-points[e], seeds[e]))
+            starts = [sum(sizes[:i]) for i in range(len(sizes))]
+            cut = [ordered[start:start + size] for start, size in zip(starts, sizes)]
+            home = {e: index for index, pod in enumerate(cut) for e in pod}
+            assert all(abs(home[e] - index) <= 1 for index, pod in enumerate(pods) for e in pod)
+            assert sum(pod_repeats(pod, met) for pod in pods) <= sum(pod_repeats(pod, met) for pod in cut)
+            for index, (upper, lower) in enumerate(zip(pods, pods[1:])):
+                before = pod_repeats(upper, met) + pod_repeats(lower, met)
+                for a in upper:
+                    for b in lower:
+                        if abs(home[a] - index - 1) <= 1 and abs(home[b] - index) <= 1:
+                            after = (pod_repeats([b if e == a else e for e in upper], met)
+                                     + pod_repeats([a if e == b else e for e in lower], met))
+                            assert after >= before, f"trading {a} and {b} would remove a repeat"
+        for pod in pods:
+            met.update(frozenset((a, b)) for i, a in enumerate(pod) for b in pod[i + 1:])
         for pairing in round_.pairings:
             for entry, earned in pod_points(outcomes[pairing.key].placings).items():
                 points[entry] += earned

@@ -1,10 +1,13 @@
 """Example and golden tests of the tournament formats (pure Python, no Django)."""
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from tournaments.formats import (FORMATS, DoubleElimination, Entry, Finished, Outcome, Pairing, Pods,
                                  Round, RoundRobin, SingleElimination, Swiss, SwissPods, series_outcome)
+from tournaments.formats.pods import fewer_repeats, repeats_in
 from tournaments.formats.single_elimination import bracket_order
 
 # FIDE Handbook C.05 Annex 1, Berger tables: (seat 0 / white, seat 1 / black) by player number.
@@ -153,6 +156,39 @@ def test_swiss_pods_group_the_leaders_together():
     entries = entries_by_seed(8)
     rounds, _, _ = play_all(SwissPods(seats=4, rounds=2), entries, higher_seed_wins)
     assert sorted(rounds[1].pairings[0].seats) == [101, 102, 105, 106]
+
+
+def test_swiss_pods_trade_players_between_neighbouring_pods_to_avoid_repeats():
+    met = {1: Counter({2: 1}), 2: Counter({1: 1}), 4: Counter({5: 1}), 5: Counter({4: 1}),
+           3: Counter(), 6: Counter(), 7: Counter(), 8: Counter(), 9: Counter()}
+    points = {player: 0.0 for player in met}
+    pods = fewer_repeats([[1, 2, 3], [4, 5, 6], [7, 8, 9]], met, points)
+    assert sorted(p for pod in pods for p in pod) == list(range(1, 10))
+    assert sum(repeats_in(pod, met) for pod in pods) == 0
+    assert all(p not in pods[2] for p in (1, 2, 3)) and all(p not in pods[0] for p in (7, 8, 9))
+
+
+def test_swiss_pods_never_move_a_player_two_pods_away():
+    """1, 2, 3 all met, and so did 4, 5, 6: pod 1 can only draw on the first two pods, so some
+    repeat stays, and nobody is traded further than the next pod to remove it."""
+    met = {p: Counter() for p in range(1, 10)}
+    for a, b in ((1, 2), (1, 3), (2, 3), (4, 5), (4, 6), (5, 6)):
+        met[a][b] += 1
+        met[b][a] += 1
+    points = {player: 0.0 for player in met}
+    pods = fewer_repeats([[1, 2, 3], [4, 5, 6], [7, 8, 9]], met, points)
+    home = {p: (p - 1) // 3 for p in met}
+    assert all(abs(home[p] - index) <= 1 for index, pod in enumerate(pods) for p in pod)
+    assert sum(repeats_in(pod, met) for pod in pods) < 6
+
+
+def test_swiss_pods_keep_strict_score_order_without_avoid_repeats():
+    entries = entries_by_seed(12)
+    fmt = FORMATS["swiss-pods"].from_settings({"seats": 4, "rounds": 3, "avoid_repeats": False})
+    rounds, _, _ = play_all(fmt, entries, higher_seed_wins)
+    # seeds 1-4, 5-8 and 9-12 win their pods in seed order: round 2 cuts the score order straight
+    assert [sorted(p.seats) for p in rounds[1].pairings] == [[101, 102, 105, 109], [103, 106, 107, 110],
+                                                            [104, 108, 111, 112]]
 
 
 @pytest.mark.parametrize("name, settings, reason", [

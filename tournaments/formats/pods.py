@@ -10,11 +10,15 @@ remain they play one final pod. If fewer than `min_seats` would reach the final,
 rest (by place, then seed) are added as wildcards. Standings: furthest stage, then place there.
 
 Swiss pods (`SwissPods`): a fixed number of rounds; each round players sorted by points (then
-seed) are cut into consecutive pods. Standings: points, then opponents' points, then seed.
+seed) are cut into consecutive pods, then (`avoid_repeats`, on by default) players are traded
+between neighbouring pods while a trade lowers the earlier meetings inside the pods, nobody
+moving more than one pod from its place in the score order. Standings: points, then opponents' points, then seed.
 Seats: inside a pod, whoever has sat latest on average so far sits first (ties by rank), so
 seats rotate from round to round; a series rotates seats each game.
 """
 from __future__ import annotations
+
+from collections import Counter
 
 from .base import (Finished, Format, Pairing, Round, Standing, pod_points, ranked_standings,
                    seed_ranks)
@@ -39,6 +43,37 @@ def snake_pods(ordered: list[int], sizes: list[int]) -> list[list[int]]:
                 pods[index].append(remaining.pop(0))
         forward = not forward
     return pods
+
+
+def repeats_in(pod: list[int], met: dict[int, Counter]) -> int:
+    """Earlier meetings of the pairs in `pod` (a pair that met twice counts twice)."""
+    return sum(met[a][b] for index, a in enumerate(pod) for b in pod[index + 1:])
+
+
+def fewer_repeats(pods: list[list[int]], met: dict[int, Counter], points: dict[int, float]) -> list[list[int]]:
+    """Swap players between neighbouring pods while a swap lowers the earlier meetings inside the
+    pods; each player stays within one pod of where the score order put it. The best swap goes
+    first: most meetings removed, then the closest points, then the earliest pods and players."""
+    home = {player: index for index, pod in enumerate(pods) for player in pod}
+    pods = [list(pod) for pod in pods]
+    while True:
+        best = None
+        for index in range(len(pods) - 1):
+            upper, lower = pods[index], pods[index + 1]
+            before = repeats_in(upper, met) + repeats_in(lower, met)
+            for a in upper:
+                for b in lower:
+                    if abs(home[a] - (index + 1)) > 1 or abs(home[b] - index) > 1:
+                        continue
+                    new_upper = [b if p == a else p for p in upper]
+                    new_lower = [a if p == b else p for p in lower]
+                    gain = before - repeats_in(new_upper, met) - repeats_in(new_lower, met)
+                    key = (-gain, abs(points[a] - points[b]))
+                    if gain > 0 and (best is None or key < best[0]):
+                        best = (key, index, new_upper, new_lower)
+        if best is None:
+            return pods
+        _, index, pods[index], pods[index + 1] = best
 
 
 def seat_rotation(pod: list[int], seat_history: dict[int, list[int]]) -> tuple[int, ...]:
@@ -71,8 +106,10 @@ class PodSettings(Format):
         if best_of < 1:
             raise ValueError(f"best_of must be >= 1, got {best_of}")
 
-    def make_pods(self, number: int, ordered: list[int], rounds: list[Round], snake: bool) -> Round:
-        """A round of pods keyed P<round>-<pod> from players best first."""
+    def make_pods(self, number: int, ordered: list[int], rounds: list[Round], snake: bool,
+                  regroup=lambda pods: pods) -> Round:
+        """A round of pods keyed P<round>-<pod> from players best first (`regroup` may then
+        trade players between the pods)."""
         sizes = pod_sizes(len(ordered), self.seats, self.min_seats)
         if sizes is None:
             raise ValueError(f"{len(ordered)} players cannot be split into pods of "
@@ -82,6 +119,7 @@ class PodSettings(Format):
         else:
             starts = [sum(sizes[:i]) for i in range(len(sizes))]
             pods = [ordered[start:start + size] for start, size in zip(starts, sizes)]
+        pods = regroup(pods)
         history = seat_history_of(rounds)
         return Round(number, tuple(Pairing(f"P{number}-{i}", number, seat_rotation(pod, history), self.best_of)
                                    for i, pod in enumerate(pods, start=1)))
@@ -172,13 +210,16 @@ class SwissPods(PodSettings):
         "rounds": (int, 3, "number of rounds"),
         "min_seats": (int, 3, "the game's minimum seats: no pod is ever smaller"),
         "best_of": (int, 1, "games per pod (all are played; places by summed placing points)"),
+        "avoid_repeats": (bool, True, "trade players between neighbouring pods to avoid repeat pod-mates"),
     }
 
-    def __init__(self, seats: int = 4, rounds: int = 3, min_seats: int = 3, best_of: int = 1):
+    def __init__(self, seats: int = 4, rounds: int = 3, min_seats: int = 3, best_of: int = 1,
+                 avoid_repeats: bool = True):
         self.check_pod_settings(seats, min_seats, best_of)
         if rounds < 1:
             raise ValueError(f"rounds must be >= 1, got {rounds}")
         self.seats, self.rounds, self.min_seats, self.best_of = seats, rounds, min_seats, best_of
+        self.avoid_repeats = avoid_repeats
 
     def validate_entries(self, entries) -> None:
         """The field must split into pods of min_seats..seats."""
@@ -193,9 +234,13 @@ class SwissPods(PodSettings):
         if len(rounds) >= self.rounds:
             return Finished(self.standings(entries, rounds, outcomes))
         seeds = seed_ranks(entries)
-        points, _ = self.points_and_opponents(entries, rounds, outcomes)
+        points, met = self.points_and_opponents(entries, rounds, outcomes)
         ordered = sorted(seeds, key=lambda entry: (-points[entry], seeds[entry]))
-        return self.make_pods(len(rounds) + 1, ordered, rounds, snake=False)
+        if not self.avoid_repeats:
+            return self.make_pods(len(rounds) + 1, ordered, rounds, snake=False)
+        meetings = {entry: Counter(others) for entry, others in met.items()}
+        return self.make_pods(len(rounds) + 1, ordered, rounds, snake=False,
+                              regroup=lambda pods: fewer_repeats(pods, meetings, points))
 
     def points_and_opponents(self, entries, rounds, outcomes):
         """Placing points per entry and the pod-mates it has met (with repetition)."""

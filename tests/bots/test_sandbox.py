@@ -1,4 +1,4 @@
-"""The sandboxed runner (bots/sandbox.py) against hostile bots, in real offline matches.
+"""The sandboxed runner (bots/sandbox/) against hostile bots, in real offline matches.
 
 Each hostile bot (tests/bots/hostile/, one per file) sits in seat 0 of a one-round
 trap-the-wizard match against the built-in RandomBot. ``play_with_faults`` records a BotFault as a
@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from bots import sandbox
-from bots.sandbox import BotFault, Limits, SandboxedBot, SandboxUnavailable, TimeControl
+from bots.sandbox import (BotFault, Limits, SandboxedBot, SandboxUnavailable, TimeControl, jail,
+                          processes)
 from games.engine import registry
 from games.engine.bots import RandomBot
 from games.engine.log import validate
@@ -103,14 +104,14 @@ def survivors(bot: SandboxedBot) -> list[str]:
     if marker.exists():
         needles.append(marker.read_text().strip().encode())
     found = set(sandbox.processes_of_uid(bot.uid)) if bot.uid and os.geteuid() == 0 else set()
-    for pid in sandbox._pids():
+    for pid in processes._pids():
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        if pid == os.getpid() or sandbox._state(pid) == "Z":
+        if pid == os.getpid() or processes._state(pid) == "Z":
             continue
-        if any(n in cmdline for n in needles) or sandbox._has_marker(pid, bot.marker.encode()):
+        if any(n in cmdline for n in needles) or processes._has_marker(pid, bot.marker.encode()):
             found.add(pid)
     return [f"{pid}: {Path(f'/proc/{pid}/cmdline').read_bytes()[:200]!r}" for pid in sorted(found)
             if Path(f"/proc/{pid}").exists()]
@@ -288,10 +289,10 @@ def test_daemonized_child_does_not_survive_the_match(needs_sandbox, bot_dirs):
 def userns_mode(needs_sandbox, monkeypatch):
     """Force the ``userns`` mode with an interpreter every uid can reach (the service's own lives
     under /root here); skip where the host cannot do it."""
-    monkeypatch.setattr(sandbox, "MODES", ("userns",))
-    for python in dict.fromkeys([sandbox.BOT_PYTHON, "/usr/bin/python3", "/usr/local/bin/python3"]):
+    monkeypatch.setattr(jail, "MODES", ("userns",))
+    for python in dict.fromkeys([jail.BOT_PYTHON, "/usr/bin/python3", "/usr/local/bin/python3"]):
         if os.path.exists(python):
-            monkeypatch.setattr(sandbox, "BOT_PYTHON", python)
+            monkeypatch.setattr(jail, "BOT_PYTHON", python)
             try:
                 if sandbox.sandbox_mode() == "userns":
                     return
@@ -397,7 +398,7 @@ def test_privately_stored_code_is_refused_not_blamed_on_the_bot(needs_sandbox, b
 # -- no sandbox: uploaded bots are refused with a clear message --------------------------------
 
 def test_missing_bwrap_refuses_uploaded_bots(monkeypatch, tmp_path):
-    monkeypatch.setattr(sandbox, "BWRAP", str(tmp_path / "no-such-bwrap"))
+    monkeypatch.setattr(jail, "BWRAP", str(tmp_path / "no-such-bwrap"))
     with pytest.raises(SandboxUnavailable,
                        match="bubblewrap .*not installed.*apt-get install bubblewrap"):
         sandbox.sandbox_check()

@@ -1,0 +1,60 @@
+"""The sandboxed runner of uploaded bots: one subprocess per bot and match, speaking the bot
+protocol (docs/protocol.md, JSON Lines over stdin/stdout) under bubblewrap.
+
+Plain Python, no Django: the match driver, ``manage.py botcheck`` and the tests use it alike.
+``SandboxedBot`` has the interface of ``games.engine.bots.Bot`` so ``MatchRunner`` drives it as it
+drives a built-in bot; whatever the bot does wrong becomes a ``BotFault`` the driver records as a
+forfeit, and the match goes on.
+
+What contains a bot, and why each piece is there:
+
+* **namespaces** (bwrap): a private network namespace (only a loopback of its own: no network),
+  a private pid namespace (the bot sees only its own processes, and killing the namespace's init
+  kills every process in it, daemons and double forks included), private IPC and UTS.
+* **filesystem**: a fresh root with /usr (and the /lib, /bin links), the Python installation and
+  the bot's code at /bot, all read-only; a size-limited private tmpfs at /tmp; no /etc, no /home,
+  no /work, so another bot's files and the service's settings do not exist in there.
+* **an unprivileged uid of its own** (leased per bot from a range no account uses): rlimits on
+  processes count per uid, and a fork bomb is contained only if the bot's uid is not root's and
+  is shared with nobody. The same uid lets ``close()`` find every process of the bot.
+* **rlimits**: address space (memory), CPU seconds, processes, file size, no core files, open
+  files; set by util-linux ``prlimit`` in front of bwrap.
+* **seccomp** (a small BPF filter): no new user namespaces, in which a bot could mount a tmpfs
+  that no rlimit counts.
+* **the protocol layer** (here): a per-move clock with a time bank, a byte limit per message,
+  no unsolicited output, and a bounded stderr buffer that the bot cannot block on while it is
+  being asked.
+
+Two ways to get an unprivileged uid, chosen once per process by ``sandbox_check()``:
+
+* ``setpriv``: bwrap runs as root (it needs CAP_SYS_ADMIN, as on a plain Debian host) and the
+  bot is started through ``setpriv`` (util-linux) as the leased uid with no capabilities and
+  no_new_privs. Root-owned paths such as /root/.pyenv can be bound.
+* ``userns``: bwrap itself runs as the leased uid (or as the caller when it is not root) and uses an
+  unprivileged user namespace (Docker workers with the compose file's security options). Every
+  bound path must then be traversable by that uid.
+
+``sandbox=False`` is the local-development runner: no namespaces, same rlimits (except processes:
+they would count the developer's own processes), clock and output limits; ``close()`` kills the
+process group and every process that still carries the bot's private environment marker.
+
+The package, module by module: ``errors`` (BotFault, SandboxUnavailable), ``config`` (the entry
+point, TimeControl, Limits), ``jail`` (the mode probe behind ``sandbox_check()``, the Python
+runtime and the bwrap command line: mounts, seccomp, rlimits), ``processes`` (the uid lease and
+the /proc scans), ``channel`` (the pipes, answer decoding, the clock) and ``bot``
+(SandboxedBot). The settings are read where they are used, so tests patch them there:
+``bots.sandbox.jail.BWRAP``, ``jail.BOT_PYTHON``, ``jail.MODES``; the package re-exports only
+the interface below.
+"""
+from __future__ import annotations
+
+from .bot import SandboxedBot
+from .config import ENTRY, Limits, TimeControl
+from .errors import FAULT_REASONS, BotFault, SandboxUnavailable
+from .jail import INSTALL_HINT, Runtime, sandbox_check, sandbox_mode
+from .processes import processes_of_uid
+
+__all__ = [
+    "ENTRY", "FAULT_REASONS", "INSTALL_HINT", "BotFault", "Limits", "Runtime", "SandboxUnavailable",
+    "SandboxedBot", "TimeControl", "processes_of_uid", "sandbox_check", "sandbox_mode",
+]

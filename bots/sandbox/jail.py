@@ -1,0 +1,301 @@
+"""The jail: which way this host gives a bot a uid of its own (probed once), and the command
+that starts a bot in it: bwrap's namespaces and mounts, the seccomp filter, the rlimits."""
+from __future__ import annotations
+
+import errno
+import os
+import platform
+import resource
+import shutil
+import stat
+import struct
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import ENTRY, Limits
+from .errors import SandboxUnavailable
+from .processes import _UidLease
+
+# Overridable for tests and unusual hosts (documented in docs/protocol.md, "Running the sandbox").
+BWRAP = os.environ.get("ARENA_BWRAP") or shutil.which("bwrap")
+SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
+PRLIMIT = shutil.which("prlimit")
+# The base interpreter, not a venv's: a venv may hold a copy of the binary inside the project
+# directory, which the bot's uid cannot (and should not) read. Bots use the standard library only.
+BOT_PYTHON = os.environ.get("ARENA_BOT_PYTHON") or getattr(sys, "_base_executable", "") or sys.executable
+MODES = ("setpriv", "userns")
+INSTALL_HINT = "install it with `apt-get install bubblewrap` (Debian/Ubuntu)"
+
+
+# -- where the bot's Python lives ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Runtime:
+    """The real interpreter (a venv's python is a symlink) and its installation prefix: bound
+    read-only at the same paths, because the interpreter finds libpython by absolute RUNPATH."""
+
+    interpreter: str
+    prefix: str
+
+    @classmethod
+    def current(cls) -> "Runtime":
+        interpreter = os.path.realpath(BOT_PYTHON)
+        prefix = Path(interpreter).parent.parent
+        if not (prefix / "lib").is_dir():
+            prefix = Path(os.path.realpath(sys.base_prefix))
+        return cls(interpreter, str(prefix))
+
+    def argv(self, entry: str) -> list[str]:
+        """-S: no site-packages (stdlib only); -B: no bytecode writes; -u: unbuffered stdout, so a
+        bot that forgets to flush still answers."""
+        return [self.interpreter, "-B", "-S", "-u", entry]
+
+
+# -- is the sandbox usable here -----------------------------------------------------------------
+
+_CHECKED: dict[tuple, tuple[str | None, str]] = {}
+
+
+def sandbox_check() -> None:
+    """Raise SandboxUnavailable with the reason unless bwrap can sandbox a bot here."""
+    sandbox_mode()
+
+
+def sandbox_mode() -> str:
+    """The way this host gives a bot its own uid (see the package docstring), probed once per
+    bwrap path by starting the bot's Python in a real sandbox; raises SandboxUnavailable."""
+    key = (BWRAP, BOT_PYTHON, os.geteuid(), MODES)
+    if key not in _CHECKED:
+        _CHECKED[key] = _probe_modes()
+    mode, reason = _CHECKED[key]
+    if mode is None:
+        raise SandboxUnavailable(reason)
+    return mode
+
+
+def _probe_modes() -> tuple[str | None, str]:
+    if not BWRAP or not os.access(BWRAP, os.X_OK):
+        where = f" at {BWRAP}" if BWRAP else " on PATH"
+        return None, (f"bubblewrap (bwrap) is not installed{where}: uploaded bots cannot be "
+                      f"sandboxed and are refused; {INSTALL_HINT}")
+    candidates = MODES if os.geteuid() == 0 else ("userns",)
+    failures = []
+    for mode in candidates:
+        if mode == "setpriv" and not os.access(SETPRIV, os.X_OK):
+            failures.append(f"setpriv: {SETPRIV} not found (apt-get install util-linux)")
+            continue
+        error = _probe(mode)
+        if error is None:
+            return mode, ""
+        failures.append(f"{mode}: {error}")
+    return None, ("bwrap cannot create the bot sandbox here (no namespaces?): "
+                  + "; ".join(failures) + ". On a host, bwrap must run as root or unprivileged "
+                  "user namespaces must be enabled (sysctl kernel.unprivileged_userns_clone=1); "
+                  "in Docker, run the worker with security_opt seccomp=unconfined and "
+                  "apparmor=unconfined. Uploaded bots are refused.")
+
+
+def _probe(mode: str) -> str | None:
+    """Start the bot's Python in the sandbox and have it print a word; None if that worked."""
+    runtime = Runtime.current()
+    with _UidLease(mode) as lease:
+        seccomp = _seccomp_fd()
+        argv = _bwrap_argv(mode, runtime, None, lease.uid, Limits(), None, seccomp)
+        argv[argv.index(ENTRY)] = "-c"
+        argv.append("print('ok')")
+        argv, kwargs = _spawn(argv, mode, lease.uid, Limits(), lease.nproc_base)
+        try:
+            done = subprocess.run(argv, capture_output=True, timeout=20,
+                                  pass_fds=() if seccomp is None else (seccomp,), **kwargs)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return str(exc)
+        finally:
+            if seccomp is not None:
+                os.close(seccomp)
+    if done.returncode == 0 and done.stdout.strip() == b"ok":
+        return None
+    return (done.stderr.decode(errors="replace").strip()[-500:]
+            or f"exit code {done.returncode}")
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+def _bwrap_argv(mode: str, runtime: Runtime, code: Path | None, uid: int, limits: Limits,
+                info_fd: int | None, seccomp_fd: int | None) -> list[str]:
+    """bwrap with its namespaces, mounts and environment, then the bot's command."""
+    argv = [BWRAP, "--die-with-parent", "--new-session"]
+    if mode == "setpriv":
+        # No user namespace: bwrap runs as root and setpriv drops to the bot's uid.
+        argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+                 "--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        # A user namespace owned by the bot's uid; the bot may not nest another one.
+        argv += ["--unshare-all", "--unshare-user", "--disable-userns"]
+    if info_fd is not None:
+        argv += ["--info-fd", str(info_fd)]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
+    argv += _mounts(runtime, code, limits)
+    argv += ["--chdir", "/bot", "--clearenv"]
+    for name, value in _bot_env("/tmp").items():
+        argv += ["--setenv", name, value]
+    argv.append("--")
+    if mode == "setpriv":
+        argv += [SETPRIV, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                 "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"]
+    return argv + runtime.argv(ENTRY)
+
+
+# A classic-BPF seccomp filter (bwrap --seccomp) that refuses new user namespaces: in one, a bot
+# would own a mount namespace and could mount a tmpfs whose memory no rlimit counts. clone3
+# passes its flags in memory a filter cannot read, so it answers ENOSYS and the C library falls
+# back to clone. Syscalls of another ABI (i386, x32) are refused outright.
+_SECCOMP_ARCH = {  # machine: (AUDIT_ARCH, clone, unshare, clone3, x32 bit)
+    "x86_64": (0xC000003E, 56, 272, 435, 0x40000000),
+    "aarch64": (0xC00000B7, 220, 97, 435, None),
+}
+_CLONE_NEWUSER = 0x10000000
+
+
+def _seccomp_program() -> bytes | None:
+    """The filter for this machine, as struct sock_filter[]; None where we have no table."""
+    spec = _SECCOMP_ARCH.get(platform.machine())
+    if spec is None:
+        return None
+    arch, clone, unshare, clone3, x32 = spec
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x00050000 | errno.ENOSYS
+    # (code, jump if true, jump if false, k); jumps are counted in instructions from the next
+    prog = [(ld, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, enosys), (ld, 0, 0, 0),
+            (jge, 0, 1, x32 if x32 else 0xFFFFFFFF), (ret, 0, 0, enosys),
+            (jeq, 0, 1, clone3), (ret, 0, 0, enosys),
+            (jeq, 1, 0, clone), (jeq, 0, 3, unshare),
+            (ld, 0, 0, 16), (jset, 0, 1, _CLONE_NEWUSER), (ret, 0, 0, eperm),
+            (ret, 0, 0, allow)]
+    return b"".join(struct.pack("=HBBI", *op) for op in prog)
+
+
+def _seccomp_fd() -> int | None:
+    """A memfd holding the filter, for bwrap to read (None: no filter on this machine)."""
+    program = _seccomp_program()
+    if program is None:
+        return None
+    fd = os.memfd_create("arena-seccomp", os.MFD_CLOEXEC)
+    os.write(fd, program)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _mounts(runtime: Runtime, code: Path | None, limits: Limits) -> list[str]:
+    """A read-only system (/usr and its merged-/usr links), the Python prefix, the code at /bot,
+    a private size-limited /tmp; /etc and everything else of the host stay out of sight. /dev
+    is read-only too: in a user namespace its tmpfs belongs to the bot, and has no size limit."""
+    args = ["--ro-bind", "/usr", "/usr", "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    for path in _runtime_binds(runtime):
+        args += _bind_with_parents(path)
+    if code is None:
+        args += ["--dir", "/bot"]
+    elif code.is_file():
+        args += ["--dir", "/bot", "--ro-bind", str(code), f"/bot/{ENTRY}"]
+    else:
+        args += ["--ro-bind", str(code), "/bot"]
+    return args + ["--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
+                   "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/"]
+
+
+def _runtime_binds(runtime: Runtime) -> list[str]:
+    """The Python prefix unless /usr has it already; the interpreter too if it lives elsewhere
+    (a venv made with --copies)."""
+    binds = [] if _under(runtime.prefix, ("/usr",)) else [runtime.prefix]
+    if not _under(runtime.interpreter, ("/usr", runtime.prefix)):
+        binds.append(runtime.interpreter)
+    return binds
+
+
+def _bind_with_parents(path: str) -> list[str]:
+    """bwrap creates missing parents with the host's modes (/root is 0700): make them 0755 so
+    the bot's uid can reach the bound path."""
+    args = []
+    parents = list(Path(path).parents)[::-1][1:]  # without "/"
+    for parent in parents:
+        args += ["--perms", "0755", "--dir", str(parent)]
+    return args + ["--ro-bind", path, path]
+
+
+def _under(path: str, roots: tuple[str, ...]) -> bool:
+    return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+def _bot_env(tmp: str, marker: str | None = None) -> dict[str, str]:
+    env = {"PATH": "/usr/bin:/bin", "HOME": tmp, "TMPDIR": tmp, "LANG": "C.UTF-8",
+           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+    if marker:
+        env["ARENA_BOT_MARKER"] = marker
+    return env
+
+
+def _rlimits(limits: Limits, nproc: int | None) -> dict[str, tuple[int, int, int]]:
+    """{prlimit name: (resource, soft, hard)}, clipped to our own hard limits (which nobody
+    unprivileged may raise). RLIMIT_CPU's hard limit is a second above the soft one: the kernel
+    sends SIGXCPU, then SIGKILL."""
+    mb = 1 << 20
+    wanted = {"as": (resource.RLIMIT_AS, limits.memory_mb * mb, limits.memory_mb * mb),
+              "cpu": (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
+              "fsize": (resource.RLIMIT_FSIZE, limits.file_size_mb * mb, limits.file_size_mb * mb),
+              "core": (resource.RLIMIT_CORE, 0, 0), "nofile": (resource.RLIMIT_NOFILE, 256, 256)}
+    if nproc is not None:
+        wanted["nproc"] = (resource.RLIMIT_NPROC, nproc, nproc)
+    clipped = {}
+    for name, (which, soft, hard) in wanted.items():
+        ceiling = resource.getrlimit(which)[1]
+        if ceiling != resource.RLIM_INFINITY:
+            soft, hard = min(soft, ceiling), min(hard, ceiling)
+        clipped[name] = (which, soft, hard)
+    return clipped
+
+
+def _with_rlimits(argv: list[str], limits: dict[str, tuple[int, int, int]]) -> tuple[list[str], dict]:
+    """Apply the limits through util-linux ``prlimit`` (it sets them on itself and execs the
+    command), not a preexec_fn, which is unsafe when the referee starts bots from threads. The
+    preexec_fn remains as a fallback where prlimit is missing."""
+    if PRLIMIT:
+        options = [f"--{name}={soft}:{hard}" for name, (_, soft, hard) in limits.items()]
+        return [PRLIMIT, *options, "--", *argv], {}
+    return argv, {"preexec_fn": lambda: [resource.setrlimit(which, (soft, hard))
+                                         for which, soft, hard in limits.values()]}
+
+
+def _spawn(argv: list[str], mode: str, uid: int, limits: Limits,
+           nproc_base: int) -> tuple[list[str], dict]:
+    """The command and Popen arguments for bwrap: its own session (one killpg reaches it), the
+    rlimits, and in ``userns`` mode as root, bwrap itself started as the leased uid."""
+    argv, kwargs = _with_rlimits(argv, _rlimits(limits, nproc_base + limits.processes))
+    kwargs.update(start_new_session=True, stdin=subprocess.PIPE, env={"PATH": "/usr/bin:/bin"})
+    if mode == "userns" and os.geteuid() == 0:
+        kwargs.update(user=uid, group=uid, extra_groups=[])
+    return argv, kwargs
+
+
+def _check_reachable(code: Path, *, parents: bool) -> None:
+    """The bot runs as a uid of its own, so its code must be readable by others (and, where bwrap
+    itself runs as that uid, reachable through its parents). A host that stores code privately
+    is misconfigured: that is SandboxUnavailable, never a crash blamed on the bot."""
+    entry = code if code.is_file() else code / ENTRY
+    wanted = [(entry, stat.S_IROTH)]
+    if not code.is_file():
+        wanted.append((code, stat.S_IROTH | stat.S_IXOTH))
+    if parents:
+        wanted += [(parent, stat.S_IXOTH) for parent in code.parents]
+    for path, bits in wanted:
+        if os.stat(path).st_mode & bits != bits:
+            raise SandboxUnavailable(
+                f"{path} (mode {stat.S_IMODE(os.stat(path).st_mode):o}) is out of reach of the "
+                f"bot's unprivileged uid: store bot code world-readable (files 0644, directories "
+                f"0755, and directories above them searchable)")

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
 from games.engine import IllegalAction, ToAct
+from games.engine.log import evidence_text, storable
 from games.engine.runner import MatchRunner
 
 from .sandbox import BotFault
@@ -96,11 +97,14 @@ class RefereeRunner(MatchRunner):
         try:
             self.folder.ruleset.check_action(self.folder.state, seat, action)
         except IllegalAction as exc:
-            return self._fault(seat, "illegal_action", {"detail": exc.reason, "sent": action, **clock})
+            return self._fault(seat, "illegal_action",
+                               {"detail": exc.reason, "sent": evidence_text(action), **clock})
         return "action", seat, {"action": action, "clock": clock}
 
     def _fault(self, seat: int, reason: str, evidence: dict) -> tuple[str, int, dict]:
-        """A forfeit, or a default action while the seat has strikes left."""
+        """A forfeit, or a default action while the seat has strikes left. The evidence is made
+        storable: a bot's bytes must never stop its match from being written."""
+        evidence = storable(evidence)
         used = self.strikes.get(seat, 0)
         if self.policy.on_fault == "default_action" and used < self.policy.max_strikes:
             self.strikes[seat] = used + 1

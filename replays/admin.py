@@ -33,10 +33,11 @@ class EventInline(admin.TabularInline):
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "ruleset", "players", "status", "validation", "created_at")
-    list_filter = ("ruleset", "status")
+    list_filter = ("ruleset", "status", "imported")
     search_fields = ("id", "ruleset")
     readonly_fields = ("id", "viewer", "ruleset", "ruleset_version", "options", "players", "seats",
-                       "seed_commitment", "status", "result", "created_at", "ended_at", "validation")
+                       "seed_commitment", "status", "result", "created_at", "ended_at", "imported",
+                       "validation")
     exclude = ("seed",)
     inlines = [EventInline]
     actions = ["validate_now"]

@@ -38,6 +38,10 @@ class Match(models.Model):
     driver_lease_until = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    imported = models.BooleanField(
+        default=False, db_index=True,
+        help_text="Stored from an exported replay (manage.py import): its seats name bots of the "
+                  "service it came from, so it never counts for ratings.")
 
     class Meta:
         verbose_name_plural = "matches"

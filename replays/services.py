@@ -6,13 +6,15 @@ log: the loser gets AppendConflict and writes nothing.
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine import chance, registry
-from games.engine.log import GENESIS, END_KINDS, created_payload, read_jsonl, seal, validate, Folder
+from games.engine.log import (END_KINDS, GENESIS, Folder, created_payload, read_jsonl, record_hash,
+                              seal, validate)
 
 from .models import Event, Match, Snapshot, Validation
 from .selectors import match_records
@@ -49,11 +51,13 @@ def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
         with transaction.atomic():
             if expected_seq > 0:
                 # .order_by(): no default ordering, which would JOIN the match table to sort one row.
-                head = Event.objects.filter(match=match, seq=expected_seq - 1).order_by() \
-                    .values_list("hash", flat=True)
-                if list(head) != [prev_hash]:
+                head = list(Event.objects.filter(match=match, seq=expected_seq - 1).order_by()
+                            .values_list("hash", "kind"))
+                if [h for h, _ in head] != [prev_hash]:
                     raise AppendConflict(f"match {match.id}: event {expected_seq - 1} is not the head "
                                          f"with hash {prev_hash[:12]}...")
+                if head[0][1] in END_KINDS:
+                    raise AppendConflict(f"match {match.id} has ended: nothing follows {head[0][1]}")
             Event.objects.create(match=match, seq=expected_seq, kind=kind, seat=seat, payload=payload,
                                  time=now, prev_hash=prev_hash, hash=record["hash"])
             if (state is not None and kind not in END_KINDS
@@ -148,30 +152,62 @@ def match_import(*, lines) -> Match:
             raise ImportRefused(f"seq {record['seq']}: time {record['time']!r} is not ISO 8601 UTC "
                                 f"with microseconds as exported")
         times.append(moment)
-    created, end = records[0], records[-1]
-    match_id = created["match"]
+    _check_importable(records[0])
+    try:
+        with transaction.atomic():
+            match = _match_store_imported(records, times, report)
+    except (IntegrityError, DataError, OverflowError) as exc:
+        raise ImportRefused(f"the database refused the replay: {exc}") from None
+    return match
+
+
+def _check_importable(created: dict) -> None:
+    """What the validator leaves to the store: a match id in the spelling the database gives
+    back (or its stored copy would no longer hash the same), seats as the service writes them,
+    and a match not stored yet."""
+    match_id, payload = created["match"], created["payload"]
+    try:
+        canonical = str(uuid.UUID(match_id))
+    except (ValueError, TypeError, AttributeError):
+        canonical = None
+    if canonical != match_id:
+        raise ImportRefused(f"match id {match_id!r} is not a UUID in canonical form "
+                            f"(lower case, with dashes), as this service exports it")
+    seats = payload["seats"]
+    if not (isinstance(seats, list) and len(seats) == payload["players"]
+            and all(isinstance(seat, dict) for seat in seats)):
+        raise ImportRefused("match_created: seats must be a list of one object per player")
     if Match.objects.filter(pk=match_id).exists():
         raise ImportRefused(f"match {match_id} is already stored")
+
+
+def _match_store_imported(records: list[dict], times: list[dt.datetime], report) -> Match:
+    """Write a validated replay (call inside a transaction): the match, marked imported so its
+    seats, which name bots of another service, never feed ratings; its events, snapshots and
+    verdict. Reads the events back and refuses the replay if any no longer hashes the same."""
+    created, end = records[0], records[-1]
     payload = created["payload"]
     engine = registry.get(payload["ruleset"])
-    seed = bytes.fromhex(end["payload"]["seed"])
-    with transaction.atomic():
-        match = Match.objects.create(
-            id=match_id, ruleset=payload["ruleset"], ruleset_version=payload["version"],
-            options=payload["options"], players=payload["players"], seats=payload["seats"],
-            seed=seed, seed_commitment=payload["seed_commitment"],
-            status=Match.Status.ENDED if end["kind"] == "match_ended" else Match.Status.ABORTED,
-            result=end["payload"].get("result"), ended_at=times[-1])
-        Event.objects.bulk_create([
-            Event(match=match, seq=r["seq"], kind=r["kind"], seat=r["seat"], payload=r["payload"],
-                  time=t, prev_hash=r["prev_hash"], hash=r["hash"]) for r, t in zip(records, times)])
-        every = settings.REPLAY_SNAPSHOT_EVERY
-        folder, snapshots = Folder(created), []
-        for record in records[1:]:
-            folder.advance(record)
-            if record["seq"] % every == 0 and record["kind"] not in END_KINDS:
-                snapshots.append(Snapshot(match=match, seq=record["seq"],
-                                          state=engine.encode(folder.state)))
-        Snapshot.objects.bulk_create(snapshots)
-        Validation.objects.create(match=match, ok=True, events=report.events, report=report.to_json())
+    match = Match.objects.create(
+        id=created["match"], ruleset=payload["ruleset"], ruleset_version=payload["version"],
+        options=payload["options"], players=payload["players"], seats=payload["seats"],
+        seed=bytes.fromhex(end["payload"]["seed"]), seed_commitment=payload["seed_commitment"],
+        status=Match.Status.ENDED if end["kind"] == "match_ended" else Match.Status.ABORTED,
+        result=end["payload"]["result"] if end["kind"] == "match_ended" else None,
+        ended_at=times[-1], imported=True)
+    Event.objects.bulk_create([
+        Event(match=match, seq=r["seq"], kind=r["kind"], seat=r["seat"], payload=r["payload"],
+              time=t, prev_hash=r["prev_hash"], hash=r["hash"]) for r, t in zip(records, times)])
+    for stored in match_records(match=match):
+        if record_hash(stored) != stored["hash"]:
+            raise ImportRefused(f"seq {stored['seq']}: the database does not give this event back "
+                                f"as written (a number or text it rewrites), so its hash would break")
+    every = settings.REPLAY_SNAPSHOT_EVERY
+    folder, snapshots = Folder(created), []
+    for record in records[1:]:
+        folder.advance(record)
+        if record["seq"] % every == 0 and record["kind"] not in END_KINDS:
+            snapshots.append(Snapshot(match=match, seq=record["seq"], state=engine.encode(folder.state)))
+    Snapshot.objects.bulk_create(snapshots)
+    Validation.objects.create(match=match, ok=True, events=report.events, report=report.to_json())
     return match

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -30,12 +31,38 @@ KINDS = ("match_created", *ENGINE_KINDS, *END_KINDS)
 # "clock": the time the bot took and its bank; "fault": why a default action was played for it.
 ACTION_KEYS = frozenset({"action", "clock", "fault"})
 FORFEIT_REASONS = ("timeout", "crash", "illegal_action", "garbage", "resigned", "output_limit")
+# A forfeit for something the seat did while it was asked to act; "resigned" may come at any time.
+FAULT_REASONS = tuple(reason for reason in FORFEIT_REASONS if reason != "resigned")
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL and lone surrogates (see ``storable``)
 
 
 def canonical_json(value) -> str:
     """One spelling per value: sorted keys, no spaces, UTF-8 kept as is."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False)
+
+
+def evidence_text(value, limit: int = 500) -> str:
+    """What a bot sent, as bounded text for a forfeit's evidence: JSON with every non-ASCII
+    character escaped, so NUL, lone surrogates and 1e400 are stored as harmless text (PostgreSQL's
+    jsonb refuses NUL and rewrites numbers such as 1e16, which would break the hash chain)."""
+    try:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text[:limit]
+
+
+def storable(value):
+    """``value`` (bot-made evidence: JSON of strings, numbers, lists, objects) with NUL and lone
+    surrogates in strings replaced by U+FFFD, so any database stores and returns it unchanged."""
+    if isinstance(value, str):
+        return _UNSTORABLE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {storable(k): storable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [storable(v) for v in value]
+    return value
 
 
 def record_hash(record: dict) -> str:
@@ -135,26 +162,25 @@ class Folder:
         try:
             if kind in ("chance", "match_ended", "match_aborted") and seat is not None:
                 raise IllegalAction(f"a {kind} event belongs to no seat, got seat {seat!r}")
+            if kind in ("action", "forfeit") and (type(seat) is not int or not 0 <= seat < self.players):
+                raise IllegalAction(f"{kind} names no seat of this match: {seat!r}")
             if kind == "action":
-                if "action" not in payload or set(payload) - ACTION_KEYS:
-                    raise IllegalAction(f"an action payload has the key 'action' and optionally "
-                                        f"{sorted(ACTION_KEYS - {'action'})}, got {sorted(payload)}")
-                self.ruleset.check_action(self.state, seat, payload.get("action"))
+                self._check_action(payload, seat)
             elif kind == "chance":
                 self._check_chance(nxt, payload, seq, seed)
             elif kind == "forfeit":
-                if type(seat) is not int or not 0 <= seat < self.players:
-                    raise IllegalAction(f"forfeit names no seat of this match: {seat!r}")
-                if payload.get("reason") not in FORFEIT_REASONS:
-                    raise IllegalAction(f"forfeit reason must be one of {FORFEIT_REASONS}")
-                if isinstance(nxt, Ended):
-                    raise IllegalAction("forfeit after the game is decided")
+                self._check_forfeit(nxt, payload, seat)
             elif kind == "match_ended":
+                _check_keys(payload, {"result", "seed"}, kind)
                 if not isinstance(nxt, Ended):
                     raise IllegalAction(f"match_ended but the game goes on ({type(nxt).__name__})")
-                if payload.get("result") != nxt.result.to_json():
-                    raise IllegalAction(f"recorded result {payload.get('result')} differs from "
+                if not _same(payload["result"], nxt.result.to_json()):
+                    raise IllegalAction(f"recorded result {payload['result']} differs from "
                                         f"the fold's {nxt.result.to_json()}")
+            else:  # match_aborted: no result, whatever the payload claims
+                _check_keys(payload, {"reason", "seed"}, kind)
+                if not isinstance(payload["reason"], str):
+                    raise IllegalAction("match_aborted needs a reason (text)")
         except IllegalAction as exc:
             raise LogError(seq, exc.reason) from None
         if kind in ENGINE_KINDS:
@@ -165,17 +191,64 @@ class Folder:
         self.seq = seq
         self.head_hash = record.get("hash", self.head_hash)
 
+    def _check_action(self, payload: dict, seat: int) -> None:
+        """A legal action; one played for a faulted bot ("fault") must be the default action, the
+        first legal one (bots/referee.py)."""
+        if "action" not in payload or set(payload) - ACTION_KEYS:
+            raise IllegalAction(f"an action payload has the key 'action' and optionally "
+                                f"{sorted(ACTION_KEYS - {'action'})}, got {sorted(payload)}")
+        self.ruleset.check_action(self.state, seat, payload["action"])
+        if "fault" in payload:
+            fault = payload["fault"]
+            if not isinstance(fault, dict) or fault.get("reason") not in FAULT_REASONS:
+                raise IllegalAction(f"an action's fault names a reason of {FAULT_REASONS}")
+            if not _same(payload["action"], self.ruleset.legal_actions(self.state, seat)[0]):
+                raise IllegalAction("the action played for a faulted bot is not the default "
+                                    "(first legal) action")
+
+    def _check_forfeit(self, nxt, payload: dict, seat: int) -> None:
+        """Any seat may resign while the game goes on; every other forfeit punishes what the seat
+        did when it was asked to act, so it must have been asked; an illegal action must be one."""
+        reason = payload.get("reason")
+        if reason not in FORFEIT_REASONS:
+            raise IllegalAction(f"forfeit reason must be one of {FORFEIT_REASONS}")
+        if isinstance(nxt, Ended):
+            raise IllegalAction("forfeit after the game is decided")
+        if reason != "resigned" and not (isinstance(nxt, ToAct) and seat in nxt.seats):
+            raise IllegalAction(f"a {reason!r} forfeit of seat {seat}, which is not to act")
+        if reason == "illegal_action" and "sent" in payload:
+            try:
+                sent = json.loads(payload["sent"]) if isinstance(payload["sent"], str) else payload["sent"]
+                self.ruleset.check_action(self.state, seat, sent)
+            except (ValueError, RecursionError, IllegalAction):
+                return  # evidence that is not a legal action: the forfeit stands
+            raise IllegalAction("forfeit for an illegal action, but the action sent is legal")
+
     def _check_chance(self, nxt, payload: dict, seq: int, seed: bytes | None) -> None:
         if not isinstance(nxt, Chance):
             raise IllegalAction(f"chance event but no chance node now ({type(nxt).__name__})")
-        if payload.get("spec") != nxt.spec:
-            raise IllegalAction(f"chance spec {payload.get('spec')} differs from the rules' {nxt.spec}")
-        chance.check_outcome(nxt.spec, payload.get("outcome"))
+        _check_keys(payload, {"spec", "outcome"}, "chance")
+        if not _same(payload["spec"], nxt.spec):
+            raise IllegalAction(f"chance spec {payload['spec']} differs from the rules' {nxt.spec}")
+        chance.check_outcome(nxt.spec, payload["outcome"])
         if seed is not None:
             expected = chance.derive(seed, self.match_id, seq, nxt.spec)
-            if payload["outcome"] != expected:
+            if not _same(payload["outcome"], expected):
                 raise IllegalAction(f"chance outcome {payload['outcome']} is not its derivation "
                                     f"from the revealed seed ({expected})")
+
+
+def _same(a, b) -> bool:
+    """Equal as the log spells them (so 2.0 is not 2 and true is not 1)."""
+    try:
+        return canonical_json(a) == canonical_json(b)
+    except (TypeError, ValueError):
+        return False
+
+
+def _check_keys(payload: dict, keys: set[str], kind: str) -> None:
+    if set(payload) != keys:
+        raise IllegalAction(f"a {kind} payload has exactly the keys {sorted(keys)}, got {sorted(payload)}")
 
 
 @dataclass
@@ -229,9 +302,9 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
         folder = None
         for index, record in enumerate(records):
             seq = record.get("seq") if isinstance(record, dict) else None
-            if seq != index:
+            if type(seq) is not int or seq != index:
                 raise LogError(seq, f"expected seq {index} (gap, duplicate or reordering)")
-            if record.get("match") != records[0].get("match"):
+            if not isinstance(record.get("match"), str) or record.get("match") != records[0].get("match"):
                 raise LogError(seq, "event of another match")
             if record.get("prev_hash") != prev_hash:
                 raise LogError(seq, "hash chain broken: prev_hash is not the previous event's hash")
@@ -243,6 +316,8 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
                 raise LogError(seq, "hash mismatch: the event was changed after it was written")
             prev_hash = record["hash"]
             if folder is None:
+                if record.get("seat") is not None:
+                    raise LogError(seq, "match_created belongs to no seat")
                 folder = Folder(record, get_ruleset=get_ruleset)
                 seed, seed_fault = _revealed_seed(records, folder.seed_commitment)
                 if seed is None and not seed_fault:
@@ -274,7 +349,7 @@ def read_jsonl(lines: Iterable[str]) -> list[dict]:
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError, an integer of 5,000 digits
             raise LogError(None, f"line {number} is not JSON: {exc}") from None
         if not isinstance(record, dict):
             raise LogError(None, f"line {number} is not a JSON object")
@@ -287,8 +362,13 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m games.engine.log REPLAY.jsonl", file=sys.stderr)
         return 2
-    with open(argv[0], encoding="utf-8") as fh:
-        report = validate(read_jsonl(fh))
+    try:
+        with open(argv[0], encoding="utf-8") as fh:
+            report = validate(read_jsonl(fh))
+    except LogError as exc:
+        report = Report(ok=False, events=0, reason=exc.reason)
+    except (OSError, UnicodeDecodeError) as exc:
+        report = Report(ok=False, events=0, reason=f"cannot read {argv[0]}: {exc}")
     print(json.dumps(report.to_json(), indent=2))
     return 0 if report.ok else 1
 

@@ -10,7 +10,7 @@ from typing import Callable
 
 from . import chance
 from .bots import Bot
-from .log import Folder, created_payload, seal, GENESIS
+from .log import GENESIS, Folder, created_payload, evidence_text, seal, storable
 from .protocol import Chance, Ended, Event, IllegalAction, Ruleset, ToAct
 
 # (kind, seat, payload, state after the event) -> the sealed record as written
@@ -60,7 +60,8 @@ class MatchRunner:
         try:
             ruleset.check_action(state, seat, action)
         except IllegalAction as exc:
-            return "forfeit", seat, {"reason": "illegal_action", "detail": exc.reason, "sent": action}
+            return "forfeit", seat, storable({"reason": "illegal_action", "detail": exc.reason,
+                                              "sent": evidence_text(action)})
         return "action", seat, {"action": action}
 
     def _write(self, kind: str, seat: int | None, payload: dict) -> None:

@@ -1,4 +1,7 @@
 """The referee turns every bot fault into a recorded event under the match's fault policy."""
+import json
+import re
+
 import pytest
 
 from bots.referee import FaultPolicy, RefereeRunner
@@ -58,7 +61,41 @@ def test_an_illegal_action_is_a_forfeit_that_quotes_what_was_sent():
     records = _play({0: IllegalBot(ruleset), 1: RandomBot(ruleset, 1)}, FaultPolicy())
     forfeit = next(r for r in records if r["kind"] == "forfeit")
     assert forfeit["payload"]["reason"] == "illegal_action"
-    assert forfeit["payload"]["sent"] == {"type": "teleport"} and forfeit["payload"]["detail"]
+    assert forfeit["payload"]["sent"] == '{"type":"teleport"}' and forfeit["payload"]["detail"]
+    assert validate(records).ok
+
+
+class BadBytesBot(Bot):
+    """Answers with what a JSON parser accepts but a database may not store as sent."""
+
+    name = "bad-bytes"
+
+    def __init__(self, ruleset, seed=0, *, action=None, evidence=None):
+        super().__init__(ruleset, seed)
+        self.action, self.evidence = action, evidence
+
+    def act(self, message):
+        if self.evidence is not None:
+            raise BotFault("garbage", self.evidence)
+        return self.action
+
+
+@pytest.mark.parametrize("bot", [
+    {"action": {"type": "move", "wizard": "\ud800"}},           # a lone surrogate from json.loads
+    {"action": {"type": "move", "wizard": "\x00"}},             # NUL: PostgreSQL's jsonb refuses it
+    {"action": {"type": "move", "wizard": float("inf")}},       # what json.loads makes of 1e400
+    {"action": {"type": "move", "wizard": 1e16}},               # jsonb gives it back as an integer
+    {"evidence": {"detail": "bad \x00 line", "sent": "\x00\ud800", "stderr": "\x00"}},
+], ids=["surrogate", "nul", "infinity", "1e16", "nul-evidence"])
+def test_what_a_bot_sends_is_stored_as_harmless_text(bot):
+    ruleset = registry.get("trap-the-wizard")
+    records = _play({0: BadBytesBot(ruleset, **bot), 1: RandomBot(ruleset, 1)}, FaultPolicy())
+    forfeit = next(r for r in records if r["kind"] == "forfeit")
+    text = json.dumps(forfeit["payload"], ensure_ascii=False, allow_nan=False)
+    assert "\x00" not in text and not re.search("[\ud800-\udfff]", text)
+    text.encode("utf-8")  # a lone surrogate would raise here
+    if "action" in bot:
+        assert json.loads(forfeit["payload"]["sent"]) == json.loads(json.dumps(bot["action"]))
     assert validate(records).ok
 
 

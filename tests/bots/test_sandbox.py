@@ -10,6 +10,7 @@ Without bubblewrap these tests skip, unless ARENA_REQUIRE_SANDBOX=1 (CI), which 
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -266,7 +267,7 @@ def test_garbage_is_recorded_as_garbage(needs_sandbox, bot_dirs):
 
 def test_illegal_action_is_an_illegal_action_forfeit(needs_sandbox, bot_dirs):
     payload = assert_faulted(play_with_faults(hostile(bot_dirs, "illegal_action")), "illegal_action")
-    assert payload["sent"] == {"type": "teleport", "wizard": 0, "to": "the moon"}
+    assert json.loads(payload["sent"]) == {"type": "teleport", "wizard": 0, "to": "the moon"}
 
 
 def test_exit_at_start_is_a_crash(needs_sandbox, bot_dirs):

@@ -18,7 +18,8 @@ import pytest
 
 from games.engine import chance, registry
 from games.engine.bots import RandomBot
-from games.engine.log import GENESIS, Folder, canonical_json, created_payload, seal, validate
+from games.engine.log import (GENESIS, Folder, canonical_json, created_payload, evidence_text, seal,
+                              validate)
 from games.engine.protocol import Chance, Ended, Event, IllegalAction, Ruleset, ToAct
 from games.engine.runner import hello_message, playout
 
@@ -227,7 +228,7 @@ def drive(ruleset: Ruleset, players: int, *, seed: bytes, bot_seed: int = 0, mat
                 ruleset.check_action(state, seat, action)
             except IllegalAction as exc:
                 write("forfeit", seat, {"reason": "illegal_action", "detail": exc.reason,
-                                        "sent": action})
+                                        "sent": evidence_text(action)})
             else:
                 write("action", seat, {"action": action})
         else:

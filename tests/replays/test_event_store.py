@@ -78,6 +78,15 @@ def test_a_second_writer_at_the_same_seq_gets_a_conflict_and_writes_nothing(db):
     assert list(match.events.values_list("seq", "payload")) == [(0, head["payload"]), (1, chance)]
 
 
+def test_nothing_is_appended_after_the_end_of_a_match(played_match):
+    head = match_records(match=played_match)[-1]
+    assert head["kind"] == "match_ended"
+    with pytest.raises(AppendConflict, match="has ended"):
+        event_append(match=played_match, expected_seq=head["seq"] + 1, prev_hash=head["hash"],
+                     kind="forfeit", seat=0, payload={"reason": "resigned"})
+    assert played_match.events.count() == head["seq"] + 1
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_appends_at_the_same_seq_leave_exactly_one():

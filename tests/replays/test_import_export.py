@@ -13,13 +13,22 @@ from replays.models import Event, Match, Validation
 from replays.services import ImportRefused, match_import
 
 
-def _offline_log(seed=b"k" * 32):
+def _offline_log(seed=b"k" * 32, match_id=None, **playout_options):
     """A whole match played offline, stamped like the service stamps its events."""
     clock = iter(range(10**6))
     start = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
-    return playout(registry.get("trap-the-wizard"), 3, seed=seed, options={"rounds": 1},
-                   match_id=str(uuid.uuid4()),
-                   time=lambda: (start + dt.timedelta(microseconds=next(clock))).isoformat(timespec="microseconds"))
+    ruleset = registry.get("trap-the-wizard")
+    return playout(ruleset, 3, seed=seed, options={"rounds": 1}, match_id=match_id or str(uuid.uuid4()),
+                   time=lambda: (start + dt.timedelta(microseconds=next(clock))).isoformat(timespec="microseconds"),
+                   **playout_options)
+
+
+def _resealed(records):
+    """The records with their hash chain rebuilt after a change (a forger's second step)."""
+    for r in records:
+        r["prev_hash"] = records[r["seq"] - 1]["hash"] if r["seq"] else r["prev_hash"]
+        r["hash"] = record_hash(r)
+    return records
 
 
 def _lines(records):
@@ -106,3 +115,82 @@ def test_the_commands_play_replay_validate_export_and_import(db, tmp_path, capsy
         call_command("play", "chess", "--players", "2")
     with pytest.raises(CommandError, match="no match"):
         call_command("validate", "not-a-uuid")
+
+
+@pytest.mark.parametrize("spelling", [str.upper, lambda m: m.replace("-", ""), lambda m: "urn:uuid:" + m,
+                                      lambda m: "offline"], ids=["upper", "no-dashes", "urn", "not-a-uuid"])
+def test_it_refuses_a_match_id_the_database_would_respell(db, spelling):
+    records = _offline_log(match_id=spelling(str(uuid.uuid4())))  # chance derives from the id
+    with pytest.raises(ImportRefused, match="canonical form"):
+        match_import(lines=_lines(records))
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("seats", ["nope", [], [1, 2, 3], [{}, {}]])
+def test_it_refuses_seats_the_service_would_not_write(db, seats):
+    records = _offline_log()
+    records[0]["payload"]["seats"] = seats
+    with pytest.raises(ImportRefused, match="seats must be a list of one object per player"):
+        match_import(lines=_lines(_resealed(records)))
+    assert not Match.objects.exists()
+
+
+def test_an_imported_match_is_marked_and_an_aborted_one_has_no_result(db):
+    records = _offline_log()[:30]
+    end = records[-1]["seq"] + 1
+    records.append({"match": records[0]["match"], "seq": end, "kind": "match_aborted", "seat": None,
+                    "payload": {"reason": "server shut down", "seed": (b"k" * 32).hex()},
+                    "time": "2026-01-01T00:00:01.000000+00:00", "prev_hash": records[-1]["hash"]})
+    match = match_import(lines=_lines(_resealed(records)))
+    assert (match.imported, match.status, match.result) == (True, Match.Status.ABORTED, None)
+
+
+def test_it_refuses_an_aborted_match_that_claims_a_result(db):
+    records = _offline_log()[:30]
+    records.append({"match": records[0]["match"], "seq": 30, "kind": "match_aborted", "seat": None,
+                    "payload": {"reason": "x", "seed": (b"k" * 32).hex(),
+                                "result": {"placings": [1, 2, 3], "scores": [9, 0, 0]}},
+                    "time": "2026-01-01T00:00:01.000000+00:00", "prev_hash": records[-1]["hash"]})
+    with pytest.raises(ImportRefused, match="match_aborted payload has exactly the keys"):
+        match_import(lines=_lines(_resealed(records)))
+    assert not Match.objects.exists()
+
+
+def test_a_forfeit_with_bot_bytes_survives_the_database_and_validates_again(db):
+    """What a hostile bot sent is stored as text; the stored copy hashes as exported (on
+    PostgreSQL too, whose jsonb refuses NUL and rewrites numbers like 1e16)."""
+    from bots.referee import FaultPolicy, RefereeRunner
+    from games.engine.bots import RandomBot
+    from replays.services import match_validate
+    from tests.bots.test_referee import BadBytesBot
+
+    ruleset = registry.get("trap-the-wizard")
+    bots = {0: BadBytesBot(ruleset, action={"wizard": 1e16, "to": "\x00\ud800"}),
+            1: BadBytesBot(ruleset, evidence={"detail": "\x00", "sent": "\x00\ud800"}),
+            2: RandomBot(ruleset, 2)}
+    records = _offline_log(bots=bots, runner=RefereeRunner, policy=FaultPolicy())
+    assert [r["payload"]["reason"] for r in records if r["kind"] == "forfeit"] == ["illegal_action", "garbage"]
+    match = match_import(lines=_lines(records))
+    assert match_validate(match=match).ok
+
+
+@pytest.mark.postgres
+def test_it_refuses_a_replay_the_database_would_not_give_back_as_written(db):
+    """A float such as 1e16 in a payload comes back from jsonb as an integer: the stored copy
+    would no longer hash the same, so the import is refused and nothing is kept."""
+    from bots.referee import FaultPolicy, RefereeRunner
+    from bots.sandbox import BotFault
+    from games.engine.bots import Bot, RandomBot
+
+    class FloatEvidenceBot(Bot):
+        name = "float-evidence"
+
+        def act(self, message):
+            raise BotFault("garbage", {"elapsed_ms": 1e16})
+
+    ruleset = registry.get("trap-the-wizard")
+    records = _offline_log(bots={0: FloatEvidenceBot(ruleset), 1: RandomBot(ruleset, 1), 2: RandomBot(ruleset, 2)},
+                           runner=RefereeRunner, policy=FaultPolicy())
+    with pytest.raises(ImportRefused, match="does not give this event back as written"):
+        match_import(lines=_lines(records))
+    assert not Match.objects.exists() and not Event.objects.exists()

@@ -287,3 +287,99 @@ def test_a_seat_that_is_no_int_is_named(records, as_type):
     records[k]["seat"] = as_type(records[k]["seat"])
     report = check(resealed(records, k))
     assert (report.ok, report.first_bad_seq) == (False, k)
+
+
+# -- forged forfeits, defaults and loose spellings (found in review) -----------------------------------
+def fold_to(records, seq):
+    """The folder standing after event ``seq``."""
+    folder = Folder(records[0], get_ruleset=get_ruleset)
+    for record in records[1:seq + 1]:
+        folder.step(record)
+    return folder
+
+
+def forged(records, seq, kind, seat, payload):
+    """The log cut after ``seq`` with one forged event appended, chained and hashed."""
+    head = records[seq]
+    return records[:seq + 1] + [seal(match=head["match"], seq=seq + 1, kind=kind, seat=seat,
+                                     payload=payload, time=head["time"], prev_hash=head["hash"])]
+
+
+def test_a_fault_forfeit_of_a_seat_that_was_not_asked_is_named(records):
+    k = first(records, "action", lambda r: r["seq"] > 5) - 1  # a seat is to act after k
+    nxt = fold_to(records, k).next()
+    idle = next(s for s in range(3) if s not in nxt.seats)
+    report = check(forged(records, k, "forfeit", idle, {"reason": "timeout", "elapsed_ms": 5000}))
+    assert (report.ok, report.first_bad_seq) == (False, k + 1)
+    assert "not to act" in report.reason
+
+
+def test_a_fault_forfeit_at_a_chance_node_is_named_but_a_resignation_is_not(records):
+    k = first(records, "chance", lambda r: r["seq"] > 5) - 1  # chance comes after k
+    report = check(forged(records, k, "forfeit", 0, {"reason": "crash"}))
+    assert (report.ok, report.first_bad_seq) == (False, k + 1)
+    assert check(forged(records, k, "forfeit", 0, {"reason": "resigned"})).ok
+
+
+def test_a_forfeit_for_an_illegal_action_that_is_legal_is_named(records):
+    k = first(records, "action", is_bid)
+    sent = json.dumps(records[k]["payload"]["action"])
+    report = check(forged(records, k - 1, "forfeit", records[k]["seat"],
+                          {"reason": "illegal_action", "detail": "forged", "sent": sent}))
+    assert (report.ok, report.first_bad_seq) == (False, k)
+    assert "the action sent is legal" in report.reason
+    honest = forged(records, k - 1, "forfeit", records[k]["seat"],
+                    {"reason": "illegal_action", "detail": "no such card", "sent": '{"type":"bid","card":"Z9"}'})
+    assert check(honest).ok
+
+
+def test_a_default_action_for_a_faulted_bot_must_be_the_first_legal_one(records):
+    folder, k = None, None
+    for record in records[1:]:
+        if record["kind"] == "action":
+            before = fold_to(records, record["seq"] - 1)
+            legal = ORACLE.legal_actions(before.state, record["seat"])
+            if record["payload"]["action"] != legal[0]:
+                folder, k = before, record["seq"]
+                break
+    assert k is not None, "the playout has an action that is not the first legal one"
+    fault = {"reason": "timeout", "strike": 1}
+    chosen = {"action": records[k]["payload"]["action"], "fault": fault}
+    report = check(forged(records, k - 1, "action", records[k]["seat"], chosen))
+    assert (report.ok, report.first_bad_seq) == (False, k)
+    default = {"action": ORACLE.legal_actions(folder.state, records[k]["seat"])[0], "fault": fault}
+    assert check(forged(records, k - 1, "action", records[k]["seat"], default)).ok
+
+
+@pytest.mark.parametrize("change", [
+    lambda r: r.update(seq=float(r["seq"])),
+    lambda r: r["payload"]["spec"].update(sides=float(r["payload"]["spec"]["sides"])),
+    lambda r: r["payload"].update(extra=1),
+], ids=["seq-2.0", "sides-6.0", "extra-key"])
+def test_a_loose_spelling_of_a_chance_event_is_named(records, change):
+    k = first(records, "chance", is_roll)
+    change(records[k])
+    report = check(resealed(records, k))
+    assert (report.ok, report.first_bad_seq) == (False, k)
+
+
+def test_a_result_spelled_loosely_is_named(records):
+    records[-1]["payload"]["result"]["placings"] = [float(p) for p in records[-1]["payload"]["result"]["placings"]]
+    report = check(resealed(records, len(records) - 1))
+    assert (report.ok, report.first_bad_seq) == (False, len(records) - 1)
+
+
+def test_match_created_belongs_to_no_seat(records):
+    records[0]["seat"] = 1
+    report = check(resealed(records, 0))
+    assert (report.ok, report.first_bad_seq) == (False, 0)
+
+
+@pytest.mark.parametrize("content", [b"[1, 2]\n", b'{"seq": ' + b"9" * 5000 + b"}\n", b"\xff\xfe{}\n"],
+                         ids=["not-an-object", "huge-int", "not-utf8"])
+def test_the_command_line_validator_refuses_garbage_with_a_report(tmp_path, capsys, content):
+    path = tmp_path / "replay.jsonl"
+    path.write_bytes(content)
+    assert log.main([str(path)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and report["reason"]

@@ -21,7 +21,9 @@ from replays.selectors import match_event_count, match_records
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_bracket, tournament_standings
 
+from .errors import error_response
 from .permissions import match_seats_of, matches_visible_to, may_view_everything
+from .serializers_matches import seat_number
 
 PUBLIC, FULL = "public", "full"
 ENVELOPE_SUMMARY_LIMIT = 160
@@ -156,11 +158,18 @@ def match_page(request, match_id):
 
 
 def match_frames_json(request, match_id):
-    """The frames of every step for one perspective (?seat=public|full|<n>)."""
+    """The frames of every step for one perspective (?seat=public|full|<n>; anything else is a
+    400 with the error envelope, since the viewer's script reads the answer as JSON)."""
     match, perspectives = _visible_match(request, match_id)
     perspective = request.GET.get("seat", PUBLIC)
+    if perspective not in (PUBLIC, FULL):
+        seat = seat_number(perspective)
+        if seat is None:
+            return error_response(f'seat must be "{PUBLIC}", "{FULL}" or a seat number',
+                                  code="bad_seat", status=400)
+        perspective = str(seat)
     if perspective not in perspectives:
-        if perspective in (PUBLIC, FULL) or (perspective.isdigit() and int(perspective) < match.players):
+        if perspective in (PUBLIC, FULL) or int(perspective) < match.players:
             raise PermissionDenied("that perspective is hidden while the match runs")
         raise Http404("no such perspective")
     return JsonResponse({"match": str(match.id), "perspective": perspective, "status": match.status,

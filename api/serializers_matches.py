@@ -1,8 +1,19 @@
 """Input and output shapes of the matches API. They only shape data: who may see what is
 decided in api.permissions and applied by the views before anything reaches a serializer."""
+import re
+
 from rest_framework import serializers
 
 from replays.models import Match
+
+# ASCII digits only: str.isdigit() also accepts "²" (which int() refuses) and "٣" (read as 3).
+# Six digits is more seats than any game has, and keeps int() far from its digit limit.
+SEAT_NUMBER = re.compile(r"[0-9]{1,6}")
+
+
+def seat_number(text: str) -> int | None:
+    """``text`` as a seat number, or None if it is not one."""
+    return int(text) if SEAT_NUMBER.fullmatch(text) else None
 
 
 class SeatSerializer(serializers.Serializer):
@@ -33,7 +44,7 @@ class MatchSerializer(serializers.ModelSerializer):
     class Meta:
         model = Match
         fields = ["id", "ruleset", "version", "options", "players", "seats", "status", "result",
-                  "seed_commitment", "created_at", "ended_at", "steps", "validation"]
+                  "seed_commitment", "created_at", "ended_at", "imported", "steps", "validation"]
         read_only_fields = fields
 
     def get_validation(self, match) -> VerdictSerializer(allow_null=True):
@@ -77,9 +88,10 @@ class StepQuerySerializer(serializers.Serializer):
             return None
         if value == "all":
             return "all"
-        if not value.isdigit():
+        seat = seat_number(value)
+        if seat is None:
             raise serializers.ValidationError('seat must be a seat number or "all"', code="bad_seat")
-        return int(value)
+        return seat
 
 
 class StepSerializer(serializers.Serializer):

@@ -3,6 +3,7 @@ staff's): anyone else gets a 404, as if it did not exist. Writes to a bot you ca
 not own are a 403 (code ``not_owner``)."""
 from django.conf import settings
 from django.http import Http404, HttpResponse
+from django.utils.http import content_disposition_header
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -171,6 +172,8 @@ class BotVersionCode(RetrieveAPIView):
         content_type = "application/zip" if version.format == BotVersion.Format.ZIP else "text/x-python"
         response = HttpResponse(bytes(version.archive), content_type=content_type)
         filename = version.filename or ("main.py" if version.format == BotVersion.Format.FILE else "bot.zip")
-        response["Content-Disposition"] = f'attachment; filename="{filename.replace(chr(34), "")}"'
+        # Not by hand: a non-ASCII name belongs in filename* (RFC 6266); HttpResponse would
+        # MIME-encode the whole header, which browsers do not decode.
+        response["Content-Disposition"] = content_disposition_header(True, filename)
         response["X-Content-SHA256"] = version.sha256
         return response

@@ -10,6 +10,7 @@ import datetime as dt
 
 import django_filters
 from django import forms
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpResponse
@@ -19,6 +20,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import generics, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games.engine import registry
@@ -273,10 +275,16 @@ class MatchValidate(APIView):
     """Ask for a fresh validation of the whole log (done by a Celery task)."""
 
     permission_classes = [IsAuthenticated]
+    # Each run re-folds the whole log and stores a Validation row: without its own rate any
+    # signed-in user could keep the workers busy and the table growing.
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "validate"
 
     @extend_schema(tags=TAG, summary="Request a re-validation", request=None,
                    responses={202: ValidationQueuedSerializer, 401: OpenApiResponse(
-                       description="Sign in first."), 404: ERRORS[404]})
+                       description="Sign in first."), 404: ERRORS[404]},
+                   description="At most API_THROTTLE_VALIDATE requests per user (6/minute by "
+                               "default): more is a 429 with a Retry-After header.")
     def post(self, request, pk):
         from replays.tasks import validate_match
 

@@ -118,9 +118,15 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # DRF's defaults, with a JSON parser that refuses too deeply nested documents with a 400.
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",
@@ -128,6 +134,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON", "600/minute"),
         "user": os.environ.get("API_THROTTLE_USER", "3000/minute"),
+        # POST /api/matches/{id}/validate/ re-folds a whole log: per user, on top of "user".
+        "validate": os.environ.get("API_THROTTLE_VALIDATE", "6/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {

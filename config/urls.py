@@ -7,5 +7,6 @@ urlpatterns = [
     path("", include("api.pages_urls")),
 ]
 
+handler400 = "api.errors.json_bad_request"
 handler404 = "api.errors.json_not_found"
 handler500 = "api.errors.json_server_error"

@@ -174,11 +174,28 @@ def _check_importable(created: dict) -> None:
         raise ImportRefused(f"match id {match_id!r} is not a UUID in canonical form "
                             f"(lower case, with dashes), as this service exports it")
     seats = payload["seats"]
-    if not (isinstance(seats, list) and len(seats) == payload["players"]
-            and all(isinstance(seat, dict) for seat in seats)):
+    if not isinstance(seats, list) or len(seats) != payload["players"]:
         raise ImportRefused("match_created: seats must be a list of one object per player")
+    for seat in seats:
+        problem = _seat_refusal(seat) if isinstance(seat, dict) else "a seat is not an object"
+        if problem:
+            raise ImportRefused(f"match_created: seats must be a list of one object per player ({problem})")
     if Match.objects.filter(pk=match_id).exists():
         raise ImportRefused(f"match {match_id} is already stored")
+
+
+SEAT_FIELDS = {"bot_version": int, "bot": str, "version": int, "kind": str}  # as match_start writes
+
+
+def _seat_refusal(seat: dict) -> str | None:
+    """Why a seat object is not one this service writes (keys of SEAT_FIELDS, typed), or None."""
+    for key, value in seat.items():
+        kind = SEAT_FIELDS.get(key)
+        if kind is None:
+            return f"unknown seat field {key!r}"
+        if value is not None and (type(value) is not kind):
+            return f"seat field {key!r} must be {kind.__name__} or null"
+    return None
 
 
 def _match_store_imported(records: list[dict], times: list[dt.datetime], report) -> Match:

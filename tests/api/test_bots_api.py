@@ -62,6 +62,15 @@ def test_version_metadata_is_public_and_the_code_is_the_owners(anon, alice_clien
     assert anon.get(f"/api/bots/{alice_bot.pk}/versions/1/code/").status_code == 404
 
 
+def test_it_names_a_download_with_a_non_ascii_name_per_rfc_6266(alice_client, alice_bot):
+    # Built by hand, the header was MIME-encoded whole (=?utf-8?b?...?=), which browsers ignore.
+    for name, disposition in [("zaubër😀.py", "attachment; filename*=utf-8''zaub%C3%ABr%F0%9F%98%80.py"),
+                              ('say"hi".py', 'attachment; filename="say\\"hi\\".py"')]:
+        number = upload(alice_client, alice_bot, name=name).json()["number"]
+        code = alice_client.get(f"/api/bots/{alice_bot.pk}/versions/{number}/code/")
+        assert code["Content-Disposition"] == disposition, name
+
+
 def test_my_bots_lists_only_mine(alice_client, alice_bot, bob_bot):
     assert [b["name"] for b in alice_client.get("/api/me/bots/").json()["results"]] == ["merlin"]
 

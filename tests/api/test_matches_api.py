@@ -144,6 +144,28 @@ def test_it_filters_the_list(live, ended, people, versions, db):
     assert page["count"] == 3 and len(page["results"]) == 1 and page["next"]
 
 
+def test_it_bounds_limit_and_offset_of_every_list(live, ended, people, versions):
+    from api.pagination import MAX_LIMIT
+
+    carol = client_for(people["carol"])
+    carol.raise_request_exception = False
+    lists = ["/api/matches/", "/api/bots/", "/api/tournaments/", "/api/me/bots/",
+             f"/api/bots/{versions[0].bot_id}/versions/"]
+    for path in lists:
+        # Past 2**63 the limit reached the database as it was, and overflowed there (a 500).
+        for limit in (2**63, 2**70):
+            response = carol.get(f"{path}?limit={limit}")
+            assert response.status_code == 200, (path, limit, response.content)
+        response = carol.get(f"{path}?limit=5&offset={2**70}")
+        assert response.status_code == 200 and response.json()["results"] == [], path
+    assert len(carol.get(f"/api/matches/?limit={2**63}").json()["results"]) == 2
+    page = carol.get(f"/api/matches/?limit={2**63}&offset=1").json()
+    assert f"limit={MAX_LIMIT}" in page["previous"]
+    schema = json.loads(carol.get("/api/schema/?format=json").content)
+    limit = next(p for p in schema["paths"]["/api/matches/"]["get"]["parameters"] if p["name"] == "limit")
+    assert limit["schema"]["maximum"] == MAX_LIMIT
+
+
 # -- detail -------------------------------------------------------------------------------------
 
 def test_it_shows_a_match_without_its_seed(live, ended, people):
@@ -216,6 +238,16 @@ def test_it_refuses_steps_and_seats_that_do_not_exist(ended):
         assert response.json()["error"]["code"] == "bad_seat"
 
 
+def test_it_reads_only_ascii_digits_as_a_seat(ended):
+    anonymous = client_for()
+    anonymous.raise_request_exception = False
+    # str.isdigit() holds for both: int("²") raised (a 500) and "١" was read as seat 1.
+    for seat in ("²", "١", "1\u0663", "9" * 5000):
+        response = anonymous.get(url(ended, "steps/0/"), {"seat": seat})
+        assert response.status_code == 400, seat
+        assert response.json()["error"]["code"] == "bad_seat"
+
+
 # -- raw events and export ----------------------------------------------------------------------
 
 def test_it_shows_raw_events_of_a_live_match_to_staff_only(live, people):
@@ -238,6 +270,15 @@ def test_it_pages_raw_events_by_seq(ended):
     page = anonymous.get(url(ended, f"events/?after={len(records) - 3}&limit=5")).json()
     assert page["results"] == records[-2:] and page["next"] is None
     assert anonymous.get(url(ended, "events/?limit=0")).status_code == 400
+
+
+def test_it_pages_raw_events_past_any_seq_without_failing(ended):
+    anonymous = client_for()
+    anonymous.raise_request_exception = False
+    page = anonymous.get(url(ended, f"events/?after={2**70}"))
+    assert page.status_code == 200 and page.json() == {"results": [], "next": None}
+    response = anonymous.get(url(ended, f"events/?limit={2**70}"))
+    assert response.status_code == 400 and response.json()["error"]["code"] == "max_value"
 
 
 def test_it_exports_json_lines(ended):
@@ -266,6 +307,23 @@ def test_it_queues_a_revalidation_for_signed_in_users(live, people, eager_tasks,
     seen = client_for(people["carol"]).get(url(live, "validation/")).json()
     assert seen["ok"] is True and seen["redacted"] is True and seen["report"] is None
     assert client_for(people["staff"]).get(url(live, "validation/")).json()["report"]["events"] == 13
+
+
+def test_it_limits_how_often_a_user_asks_for_a_revalidation(live, people, eager_tasks,
+                                                            django_capture_on_commit_callbacks):
+    carol, bob = client_for(people["carol"]), client_for(people["bob"])
+
+    def validate(client):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(url(live, "validate/"))
+
+    before = Validation.objects.filter(match=live).count()
+    assert [validate(carol).status_code for _ in range(6)] == [202] * 6
+    refused = validate(carol)
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "throttled"
+    assert 0 < int(refused["Retry-After"]) <= 60
+    assert Validation.objects.filter(match=live).count() == before + 6  # the refused one ran nothing
+    assert validate(bob).status_code == 202  # a rate per user
 
 
 # -- the schema and the sandbox -----------------------------------------------------------------

@@ -146,8 +146,18 @@ def test_it_offers_staff_everything_while_the_match_runs(live_sorcado):
 
 def test_it_answers_404_for_an_unknown_perspective_or_match(finished_sorcado):
     assert _frames(_client(), finished_sorcado, "7").status_code == 404
-    assert _frames(_client(), finished_sorcado, "nobody").status_code == 404
     assert _client().get("/matches/00000000-0000-0000-0000-000000000000/").status_code == 404
+
+
+def test_it_answers_a_json_400_for_a_perspective_that_is_no_seat_number(finished_sorcado):
+    client = _client()
+    client.raise_request_exception = False
+    # str.isdigit() holds for "²" (int() raised: a 500) and "١" (read as seat 1).
+    for seat in ("nobody", "²", "١", "-1", "9" * 5000):
+        response = _frames(client, finished_sorcado, seat)
+        assert response.status_code == 400, seat
+        assert response.json()["error"]["code"] == "bad_seat"
+    assert _frames(client, finished_sorcado, "01").json()["perspective"] == "1"
 
 
 def test_it_draws_a_trap_the_wizard_match(db):

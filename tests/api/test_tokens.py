@@ -38,6 +38,18 @@ def test_it_refuses_a_weak_password_or_a_taken_username_and_stores_nothing(anon,
     assert get_user_model().objects.count() == before
 
 
+def test_it_refuses_deeply_nested_json_with_a_400(anon):
+    anon.raise_request_exception = False
+    # ~200 KB of brackets: the decoder raised RecursionError, which DRF does not catch (a 500).
+    deep = '{"username": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    for path in ("/api/users/", "/api/tokens/"):
+        response = anon.post(path, deep, content_type="application/json")
+        assert response.status_code == 400, path
+        assert response.json()["error"]["code"] == "parse_error"
+        assert "nested too deeply" in response.json()["error"]["detail"]
+    assert get_user_model().objects.count() == 0
+
+
 def test_it_throttles_registration(anon, settings):
     settings.API_THROTTLE_CREDENTIALS = "2/hour"
     codes = [anon.post("/api/users/", {"username": f"u{i}", "password": "x"}, format="json").status_code

@@ -1,5 +1,7 @@
 """Tournaments over the API: drafts built step by step, started by the organiser, read by all;
 standings and bracket in a fixed number of queries."""
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -90,6 +92,35 @@ def test_bad_tournaments_are_refused_and_nothing_is_stored(organiser, draft, pay
                                   {k: v for k, v in payload.items() if k != "game"}, format="json")
         assert (patched.status_code, patched.json()["error"]["code"]) == (400, code)
     assert snapshot() == before
+
+
+def test_it_refuses_oversized_bodies_with_the_envelope(organiser, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 100
+    organiser.raise_request_exception = False
+    before = snapshot()
+    # Django raises these while DRF reads request.data: they were its HTML 400 page.
+    big = {"name": "x", "game": GAME, "format": "round-robin", "format_settings": {"pad": "a" * 10_001}}
+    response = organiser.post("/api/tournaments/", big, format="json")
+    assert response.status_code == 413 and response.json()["error"]["code"] == "request_too_large"
+    assert "10,000 bytes" in response.json()["error"]["detail"]
+    fields = "&".join(f"f{i}=1" for i in range(101))
+    response = organiser.post("/api/tournaments/", fields, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "too_many_fields"
+    assert snapshot() == before
+
+
+def test_it_answers_the_envelope_for_a_bad_request_outside_a_view(rf):
+    from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+
+    from api.errors import json_bad_request
+
+    response = json_bad_request(rf.post("/api/tournaments/"), RequestDataTooBig())
+    assert response.status_code == 413
+    assert json.loads(response.content)["error"]["code"] == "request_too_large"
+    response = json_bad_request(rf.get("/api/tournaments/"), SuspiciousOperation())
+    assert (response.status_code, json.loads(response.content)["error"]["code"]) == (400, "bad_request")
+    assert json_bad_request(rf.get("/tournaments/1/"), SuspiciousOperation())["Content-Type"].startswith("text/html")
 
 
 @pytest.mark.parametrize("payload, status, code", [

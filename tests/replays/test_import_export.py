@@ -126,7 +126,8 @@ def test_it_refuses_a_match_id_the_database_would_respell(db, spelling):
     assert not Match.objects.exists()
 
 
-@pytest.mark.parametrize("seats", ["nope", [], [1, 2, 3], [{}, {}]])
+@pytest.mark.parametrize("seats", ["nope", [], [1, 2, 3], [{}, {}], [{"bot_version": "abc"}, {}, {}],
+                                   [{"bot": "x", "owner": "y"}, {}, {}], [{"version": True}, {}, {}]])
 def test_it_refuses_seats_the_service_would_not_write(db, seats):
     records = _offline_log()
     records[0]["payload"]["seats"] = seats

@@ -3,8 +3,14 @@
 ``match_drive`` reads the log, folds it, asks whoever must act, checks, appends with the expected
 seq, and repeats until the end. A lease on the match row lets one driver run at a time: a second
 delivery of the same task finds the lease taken and returns; a driver whose worker was killed
-stops renewing, its lease expires and the periodic sweep queues the match again. Even if two
-drivers overlapped, appends with an expected seq make a fork impossible (AppendConflict).
+stops renewing, its lease expires and the periodic sweep queues the match again. Before each
+step the lease is made to outlast the longest answer the time control allows, so a bot thinking
+slowly but legally never looks like a dead worker. Even if two drivers overlapped, appends with
+an expected seq make a fork impossible (AppendConflict).
+
+A driver that fails (no sandbox on this worker, a built-in bot the game no longer ships) leaves
+``failed:<n>`` as the match's driver token; the sweep queues it again, and after
+MATCH_DRIVE_ATTEMPTS failures in a row the match is aborted with the last error as its reason.
 """
 from __future__ import annotations
 
@@ -20,7 +26,7 @@ from django.utils import timezone
 from games.engine import registry
 from replays.models import Event, Match
 from replays.selectors import match_folder
-from replays.services import AppendConflict, event_append
+from replays.services import AppendConflict, event_append, match_abort
 
 from .models import BotVersion
 from .referee import FaultPolicy, RefereeRunner
@@ -33,8 +39,16 @@ class LeaseLost(Exception):
     """Another driver took the match over (our lease expired): stop without writing."""
 
 
+FAILED = "failed:"  # driver token of a match whose last drivers failed: "failed:<count>"
+MAX_EVENTS = 1_000_000  # a match this long has a bug in its rules, not a long game
+
+
 def _lease_seconds() -> int:
     return getattr(settings, "MATCH_LEASE_SECONDS", 30)
+
+
+def _drive_attempts() -> int:
+    return getattr(settings, "MATCH_DRIVE_ATTEMPTS", 5)
 
 
 def match_lease_claim(*, match_id, token: str) -> bool:
@@ -46,26 +60,50 @@ def match_lease_claim(*, match_id, token: str) -> bool:
 
 
 class _Lease:
-    """Renews the lease when a third of it has passed (not on every event: one UPDATE saved per
-    append; the expected-seq append still refuses a fork if a lease ever lapsed unnoticed)."""
+    """The lease a driver holds, renewed only when it would run out too soon (not on every event:
+    one UPDATE saved per append; the expected-seq append still refuses a fork if a lease ever
+    lapsed unnoticed). Create it just before claiming, so it never thinks it has more left."""
 
     def __init__(self, match_id, token: str):
-        self.match_id, self.token = match_id, token
-        self.renewed = time.monotonic()
+        self.match_id, self.token, self.seconds = match_id, token, _lease_seconds()
+        self.expires = time.monotonic() + self.seconds
 
-    def renew_if_due(self) -> None:
-        seconds = _lease_seconds()
-        if time.monotonic() - self.renewed < seconds / 3:
+    def hold(self, seconds: float) -> None:
+        """Make the lease last at least ``seconds`` more. When it must be renewed, it is renewed
+        for a third of a lease beyond that, so it is written at most once per third of a lease."""
+        if self.expires - time.monotonic() >= seconds:
             return
-        until = timezone.now() + dt.timedelta(seconds=seconds)
+        length = seconds + self.seconds / 3
         if not Match.objects.filter(pk=self.match_id, driver_token=self.token).update(
-                driver_lease_until=until):
+                driver_lease_until=timezone.now() + dt.timedelta(seconds=length)):
             raise LeaseLost(f"match {self.match_id}: lease taken over")
-        self.renewed = time.monotonic()
+        self.expires = time.monotonic() + length
+
+    def hold_for_write(self) -> None:
+        """Before an append: renewed once a third of the lease has passed."""
+        self.hold(self.seconds * 2 / 3)
+
+    def hold_while_asking(self, bots, time_control: TimeControl) -> None:
+        """Before a step that may ask a bot: the longest answer any seat may take, and a third of
+        a lease for writing it. Built-in bots have no clock of their own; the time control is
+        their budget too."""
+        longest = max((_answer_seconds(bot, time_control) for bot in bots), default=0.0)
+        self.hold(longest + self.seconds / 3)
 
 
-def _lease_release(*, match_id, token: str) -> None:
-    Match.objects.filter(pk=match_id, driver_token=token).update(driver_lease_until=None, driver_token="")
+def _answer_seconds(bot, time_control: TimeControl) -> float:
+    """The longest one answer may take: move_ms, what is left of the bank, and for a sandboxed
+    bot the startup grace (its process may be started, or restarted after a fault, on this move)."""
+    bank_ms = getattr(bot, "bank_ms", time_control.bank_ms)
+    limits = getattr(bot, "limits", None)
+    startup_ms = limits.startup_ms if limits is not None else 0
+    return (time_control.move_ms + bank_ms + startup_ms) / 1000
+
+
+def _lease_release(*, match_id, token: str, failures: int = 0) -> None:
+    """Give the match up; ``failures`` (drivers in a row that failed) is left for the next one."""
+    Match.objects.filter(pk=match_id, driver_token=token).update(
+        driver_lease_until=None, driver_token=f"{FAILED}{failures}" if failures else "")
 
 
 def seat_bot(*, seat: int, info: dict, ruleset, time_control: TimeControl, bot_seed: int,
@@ -111,47 +149,78 @@ def _strikes_so_far(match: Match) -> dict[int, int]:
 def match_drive(*, match_id, bot_seed: int = 0, max_events: int | None = None) -> str:
     """Play the match to its end (or ``max_events`` more events) from wherever its log stands.
     Returns "ended", "paused" (max_events reached), "busy" (another driver holds the match),
-    "not running" or "lease lost"."""
+    "not running", "lease lost" or "aborted" (MATCH_DRIVE_ATTEMPTS drivers failed in a row).
+    Any other failure is raised, and counted on the match for the next driver."""
     token = uuid.uuid4().hex
+    failures = _failures_so_far(match_id)
+    lease = _Lease(match_id, token)
     if not match_lease_claim(match_id=match_id, token=token):
         running = Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).exists()
         return "busy" if running else "not running"
-    bots = {}
+    bots, failed_in_a_row = {}, 0
     try:
-        match = Match.objects.get(pk=match_id)
-        ruleset = registry.get(match.ruleset)
-        time_control = TimeControl(**match.time_control)
-        banks = banks_so_far(match)
-        bots = {seat: seat_bot(seat=seat, info=info, ruleset=ruleset, time_control=time_control,
-                               bot_seed=bot_seed, bank_ms=banks.get(seat))
-                for seat, info in enumerate(match.seats)}
-        folder = match_folder(match=match)
-        lease = _Lease(match_id, token)
-
-        def append(kind, seat, payload, state):
-            lease.renew_if_due()
-            return event_append(match=match, expected_seq=folder.seq + 1, prev_hash=folder.head_hash,
-                                kind=kind, seat=seat, payload=payload, state=state)
-
-        runner = RefereeRunner(folder, seed=bytes(match.seed), bots=bots, append=append,
-                               policy=FaultPolicy.from_json(match.fault_policy),
-                               strikes=_strikes_so_far(match))
-        if max_events is None:
-            runner.run()
-            return "ended"
-        for _ in range(max_events):
-            if not runner.step():
-                return "ended"
-        return "paused"
+        return _play(Match.objects.get(pk=match_id), lease, bots, bot_seed=bot_seed, max_events=max_events)
     except (LeaseLost, AppendConflict) as exc:
         log.warning("match %s: driver stops: %s", match_id, exc)
         return "lease lost"
+    except Exception as exc:
+        # Retried by the sweep, but not forever: an error that comes back on every worker (no
+        # sandbox, a missing built-in bot) would otherwise hold the match, and its tournament.
+        if failures + 1 < _drive_attempts():
+            failed_in_a_row = failures + 1
+            raise
+        log.error("match %s: aborted after %d failed drivers: %r", match_id, failures + 1, exc)
+        return _abort_failing(match_id, failures + 1, exc)
     finally:
         for bot in bots.values():
             close = getattr(bot, "close", None)
             if close:
                 close()
-        _lease_release(match_id=match_id, token=token)
+        _lease_release(match_id=match_id, token=token, failures=failed_in_a_row)
+
+
+def _play(match: Match, lease: _Lease, bots: dict, *, bot_seed: int, max_events: int | None) -> str:
+    """Seat the bots (into ``bots``: the caller closes them) and play on from the log, holding
+    the lease before every step. "ended", or "paused" after ``max_events``."""
+    ruleset = registry.get(match.ruleset)
+    time_control = TimeControl(**match.time_control)
+    banks = banks_so_far(match)
+    bots.update({seat: seat_bot(seat=seat, info=info, ruleset=ruleset, time_control=time_control,
+                                bot_seed=bot_seed, bank_ms=banks.get(seat))
+                 for seat, info in enumerate(match.seats)})
+    folder = match_folder(match=match)
+
+    def append(kind, seat, payload, state):
+        lease.hold_for_write()
+        return event_append(match=match, expected_seq=folder.seq + 1, prev_hash=folder.head_hash,
+                            kind=kind, seat=seat, payload=payload, state=state)
+
+    runner = RefereeRunner(folder, seed=bytes(match.seed), bots=bots, append=append,
+                           policy=FaultPolicy.from_json(match.fault_policy),
+                           strikes=_strikes_so_far(match))
+    for _ in range(MAX_EVENTS if max_events is None else max_events):
+        lease.hold_while_asking(bots.values(), time_control)
+        if not runner.step():
+            return "ended"
+    if max_events is None:
+        raise RuntimeError(f"match {match.pk} did not end within {MAX_EVENTS} events")
+    return "paused"
+
+
+def _failures_so_far(match_id) -> int:
+    """How many drivers in a row failed on the match (read from its driver token)."""
+    token = Match.objects.filter(pk=match_id).values_list("driver_token", flat=True).first() or ""
+    return int(token[len(FAILED):]) if token.startswith(FAILED) else 0
+
+
+def _abort_failing(match_id, attempts: int, exc: Exception) -> str:
+    """End a match no driver can play, with the reason in its log; "aborted"."""
+    reason = f"{attempts} drivers failed in a row; the last: {type(exc).__name__}: {exc}"[:500]
+    try:
+        match_abort(match=Match.objects.get(pk=match_id), reason=reason)
+    except AppendConflict:  # it ended meanwhile (a driver that overlapped us finished it)
+        return "not running"
+    return "aborted"
 
 
 def stuck_match_ids(*, older_than_seconds: int = 10) -> list:

@@ -4,14 +4,19 @@ from celery import shared_task
 
 @shared_task(name="bots.play_match")
 def play_match(match_id: str) -> str:
-    """Drive the match to its end (a second delivery finds the lease taken and returns)."""
+    """Drive the match to its end (a second delivery finds the lease taken and returns), then
+    let its tournament, if any, go on."""
     from tournaments.tasks import match_finished
 
     from .driver import match_drive
 
     outcome = match_drive(match_id=match_id)
-    if outcome == "ended":
-        match_finished.delay(match_id)  # the tournament, if any, goes on
+    # "not running" too: a worker that died between writing the end and queueing
+    # match_finished has its task delivered again (acks_late), and only this second delivery
+    # can still move the tournament on. match_finished is idempotent, so queueing it once more
+    # for a match ended long ago costs one advance that finds nothing to do.
+    if outcome in ("ended", "aborted", "not running"):
+        match_finished.delay(match_id)
     return outcome
 
 

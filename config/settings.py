@@ -105,6 +105,9 @@ CELERY_BEAT_SCHEDULE = {
 # A match driver holds a lease this long and renews it as it plays; an expired lease marks a
 # match whose worker died, and the sweep queues it again.
 MATCH_LEASE_SECONDS = int(os.environ.get("MATCH_LEASE_SECONDS", "30"))
+# A match whose drivers fail this many times in a row (no sandbox, a missing built-in bot) is
+# aborted with the last error as its reason, so its tournament goes on.
+MATCH_DRIVE_ATTEMPTS = int(os.environ.get("MATCH_DRIVE_ATTEMPTS", "5"))
 # Uploaded bot code is unpacked here (per content sha256) before it runs in the sandbox.
 BOT_CODE_DIR = Path(os.environ.get("BOT_CODE_DIR", VAR_DIR / "bot-code"))
 # Local development only: run uploaded bots without bubblewrap (never in production).

@@ -47,7 +47,12 @@ def tournament_results(*, tournament: Tournament) -> Results:
     entries = list(Entry.objects.filter(tournament=tournament).order_by("seed"))
     seeds = {e.pk: e.seed for e in entries}
     corrections = list(Correction.objects.filter(tournament=tournament))
-    disqualified_at = {c.entry_id: c.created_at for c in corrections if c.kind == Correction.Kind.DISQUALIFY}
+    # The earliest disqualification of an entry counts: a later one (repeated by mistake, or to
+    # add a reason) must not revive the results the first one voided.
+    disqualified_at: dict = {}
+    for c in corrections:
+        if c.kind == Correction.Kind.DISQUALIFY:
+            disqualified_at[c.entry_id] = min(c.created_at, disqualified_at.get(c.entry_id, c.created_at))
     disqualified = frozenset(disqualified_at)
     adjudicated = {c.pairing_id: c.placings for c in corrections if c.kind == Correction.Kind.ADJUDICATE}
     games: dict[int, list[PairingGame]] = {}
@@ -98,10 +103,15 @@ def tournament_standings(*, tournament: Tournament) -> list[dict]:
     results = tournament_results(tournament=tournament)
     entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("bot_version__bot")}
     rows = list(format_for(tournament).standings(results.entries, results.rounds, results.outcomes))
-    # Disqualified entries rank below everyone else, whatever they scored.
+    # Disqualified entries rank below everyone else, whatever they scored; the others are
+    # ranked again by position, so the best of them is 1 and the format's ties stay ties.
     kept = [s for s in rows if s.entry not in results.disqualified]
     out = [s for s in rows if s.entry in results.disqualified]
-    rows = kept + [dataclasses.replace(s, rank=len(kept) + 1) for s in out]
+    reranked = []
+    for position, s in enumerate(kept, start=1):
+        tied = reranked and kept[position - 2].rank == s.rank
+        reranked.append(dataclasses.replace(s, rank=reranked[-1].rank if tied else position))
+    rows = reranked + [dataclasses.replace(s, rank=len(kept) + 1) for s in out]
     return [{"rank": s.rank, "entry": s.entry, "seed": entries[s.entry].seed,
              "bot": str(entries[s.entry].bot_version.bot.name), "version": entries[s.entry].bot_version.number,
              "points": s.points, "tiebreaks": dict(s.tiebreaks),

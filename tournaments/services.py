@@ -5,7 +5,7 @@ a result by hand. Organiser corrections are recorded rows with a reason.
 """
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from bots.models import BotVersion
@@ -27,16 +27,23 @@ def tournament_create(*, name: str, game: str, format: str, entries: list[BotVer
                       organiser=None) -> Tournament:
     """A draft tournament with its entries seeded in the order given (first = seed 1).
     Raises ValueError with the reason for anything a format or the game cannot take."""
-    from .services_drafts import checked_settings  # the one place settings are validated
+    from .services_drafts import MAX_ENTRIES, checked_settings  # the one place settings are validated
 
     fields = checked_settings(name=name, game=game, format=format, format_settings=format_settings,
                               rules_options=rules_options, time_control=time_control,
                               fault_policy=fault_policy)
     if len(entries) < 2:
         raise ValueError("a tournament needs at least two entries")
+    if len(entries) > MAX_ENTRIES:
+        raise ValueError(f"a tournament takes at most {MAX_ENTRIES} entries, got {len(entries)}")
     strangers = sorted({v.bot.name for v in entries if v.bot.game != fields["game"]})
     if strangers:
         raise ValueError(f"bot(s) {', '.join(strangers)} play another game than {game}")
+    # The field is known here, so a field the format cannot run (5 entrants for pods of 3-4,
+    # more Swiss rounds than opponents) is refused before anything is stored. The seeds stand
+    # in for the entry ids, which validate_entries only needs to be unique.
+    formats.FORMATS[fields["format"]].from_settings(fields["format_settings"]).validate_entries(
+        [formats.Entry(id=seed, seed=seed) for seed in range(1, len(entries) + 1)])
     with transaction.atomic():
         tournament = Tournament.objects.create(organiser=organiser, **fields)
         Entry.objects.bulk_create([Entry(tournament=tournament, bot_version=version, seed=seed)
@@ -44,12 +51,28 @@ def tournament_create(*, name: str, game: str, format: str, entries: list[BotVer
     return tournament
 
 
+class TournamentNotDraft(ValueError):
+    """The tournament was started (or cancelled) already."""
+
+
 def tournament_start(*, tournament: Tournament, queue: bool = True) -> list[Match]:
-    """Draft -> running, and the first round's matches (queued on commit when ``queue``)."""
-    if Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT) \
-            .update(status=Tournament.Status.RUNNING) != 1:
-        raise ValueError(f"tournament {tournament.pk} is not a draft")
-    return tournament_advance(tournament_id=tournament.pk, queue=queue)
+    """Draft -> running, and the first round's matches (queued on commit when ``queue``).
+    Raises TournamentNotDraft unless a draft, and ValueError with the format's reason if it
+    cannot run these entries; either way nothing changes."""
+    # One transaction under the row lock: the status flips only together with the first round,
+    # so a refusal cannot leave a running tournament that has no rounds and never will.
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status != Tournament.Status.DRAFT:
+            raise TournamentNotDraft(f"tournament {tournament.pk} is {locked.status}, not a draft")
+        format_for(locked).validate_entries(
+            [formats.Entry(id=pk, seed=seed) for pk, seed in
+             Entry.objects.filter(tournament=locked).values_list("pk", "seed")])
+        locked.status = Tournament.Status.RUNNING
+        locked.save(update_fields=["status"])
+        started = tournament_advance(tournament_id=locked.pk, queue=queue)
+    tournament.status = Tournament.Status.RUNNING
+    return started
 
 
 def tournament_cancel(*, tournament: Tournament) -> None:
@@ -138,26 +161,44 @@ def correction_record(*, tournament: Tournament, kind: str, reason: str, entry: 
 
 
 def ratings_recompute(*, game: str) -> int:
-    """Every ended match of ``game`` rated with openskill (Plackett-Luce, placings as ranks) in a
-    stable order (end time, then match id); the stored ratings replaced. Returns matches rated."""
+    """Every ended match of ``game`` played here (not imported) rated with openskill
+    (Plackett-Luce, placings as ranks) in a stable order (end time, then match id); the stored
+    ratings replaced. Returns matches rated.
+    Recomputes of one game run one at a time (see _ratings_lock)."""
     from openskill.models import PlackettLuce
 
     model, ratings, counts = PlackettLuce(), {}, {}
-    matches = Match.objects.filter(ruleset=game, status=Match.Status.ENDED).order_by("ended_at", "id")
-    version_bot = dict(BotVersion.objects.filter(bot__game=game).values_list("pk", "bot_id"))
-    rated = 0
-    for match in matches.only("seats", "result"):
-        bots = [version_bot.get(seat.get("bot_version")) for seat in match.seats]
-        if None in bots or len(set(bots)) != len(bots):
-            continue  # not bot-version seats, or a bot against itself: nothing to learn
-        teams = [[ratings.get(bot) or model.rating(name=str(bot))] for bot in bots]
-        for bot, team in zip(bots, model.rate(teams, ranks=match.result["placings"])):
-            ratings[bot] = team[0]
-            counts[bot] = counts.get(bot, 0) + 1
-        rated += 1
     with transaction.atomic():
+        # Locked before the matches are read: a second recompute then waits, reads the history
+        # including whatever ended meanwhile, and replaces the first one's rows; without the
+        # lock both delete, both insert, and one fails on the (game, bot) unique constraint.
+        _ratings_lock(game)
         Rating.objects.filter(game=game).delete()
+        # Imported matches name bots of the service they came from: never rated here.
+        matches = Match.objects.filter(ruleset=game, status=Match.Status.ENDED, imported=False) \
+            .order_by("ended_at", "id")
+        version_bot = dict(BotVersion.objects.filter(bot__game=game).values_list("pk", "bot_id"))
+        rated = 0
+        for match in matches.only("seats", "result"):
+            bots = [version_bot.get(seat.get("bot_version")) for seat in match.seats]
+            if None in bots or len(set(bots)) != len(bots):
+                continue  # not bot-version seats, or a bot against itself: nothing to learn
+            teams = [[ratings.get(bot) or model.rating(name=str(bot))] for bot in bots]
+            for bot, team in zip(bots, model.rate(teams, ranks=match.result["placings"])):
+                ratings[bot] = team[0]
+                counts[bot] = counts.get(bot, 0) + 1
+            rated += 1
         Rating.objects.bulk_create([Rating(game=game, bot_id=bot, mu=r.mu, sigma=r.sigma,
                                            ordinal=r.ordinal(), matches=counts[bot])
                                     for bot, r in ratings.items()])
     return rated
+
+
+def _ratings_lock(game: str) -> None:
+    """Serialise rating recomputes of ``game`` until the transaction ends; call inside one,
+    before anything is read. PostgreSQL: a transaction-level advisory lock keyed by the game (no
+    row to lock exists before the first ratings). Elsewhere (SQLite) the delete that follows is
+    the lock: it takes the database's one write lock, and a second writer waits for it."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"tournaments.ratings:{game}"])

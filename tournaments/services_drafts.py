@@ -16,10 +16,20 @@ from replays.models import Match
 
 from . import formats
 from .models import Entry, Tournament
-from .services import tournament_start
+from .services import TournamentNotDraft, tournament_start
 
 MAX_NAME = 120
 MAX_ENTRIES = 256
+
+# Upper bounds on format settings, whatever a format itself would take: setting -> (most, why).
+SETTING_LIMITS = {
+    "best_of": (99, "a series is played one game after another and its length is stored as a small number"),
+    "cycles": (10, "every advance rebuilds the schedule of all cycles"),
+    "rounds": (1000, "every round is played and stored in turn; no real event comes near"),
+}
+# Upper bounds on the clock, in ms: a driver holds its match for up to move_ms + bank_ms per
+# move, so that is also how long a match whose worker died waits before the sweep takes it over.
+TIME_CONTROL_LIMITS = {"move_ms": 60_000, "bank_ms": 600_000, "increment_ms": 60_000}
 
 
 class DraftRefused(ValueError):
@@ -32,17 +42,29 @@ class DraftRefused(ValueError):
 
 
 def _checked_time_control(time_control: dict | None) -> dict:
-    """A time control of whole milliseconds (move_ms > 0, bank_ms and increment_ms >= 0)."""
+    """A time control of whole milliseconds (move_ms > 0, bank_ms and increment_ms >= 0, each
+    at most its TIME_CONTROL_LIMITS)."""
     from bots.sandbox import TimeControl
 
     raw = time_control or {}
-    if not isinstance(raw, dict) or set(raw) - {"move_ms", "bank_ms", "increment_ms"}:
+    if not isinstance(raw, dict) or set(raw) - set(TIME_CONTROL_LIMITS):
         raise DraftRefused("time_control takes only move_ms, bank_ms and increment_ms")
     for key, value in raw.items():
         if type(value) is not int or value < 0 or (key == "move_ms" and value == 0):
             raise DraftRefused(f"time_control.{key} must be a whole number of milliseconds"
                                f"{' above 0' if key == 'move_ms' else ''}, got {value!r}")
+        if value > TIME_CONTROL_LIMITS[key]:
+            raise DraftRefused(f"time_control.{key} is at most {TIME_CONTROL_LIMITS[key]} ms, got "
+                               f"{value}: a match whose worker died waits that long to be taken over")
     return TimeControl(**raw).to_json() if raw else {}
+
+
+def _checked_limits(format: str, format_settings: dict) -> None:
+    """DraftRefused for a setting above its SETTING_LIMITS (the format checked the types)."""
+    for name, (most, why) in SETTING_LIMITS.items():
+        value = format_settings.get(name)
+        if value is not None and value > most:
+            raise DraftRefused(f"{format}: {name} is at most {most}, got {value}: {why}")
 
 
 def _checked_fault_policy(fault_policy: dict | None) -> dict:
@@ -58,6 +80,13 @@ def checked_settings(*, name: str, game: str, format: str, format_settings: dict
                      rules_options: dict | None = None, time_control: dict | None = None,
                      fault_policy: dict | None = None) -> dict:
     """The fields of a draft tournament, normalised; DraftRefused with the first problem."""
+    # Spec files and scripts reach here without a serializer: check the shapes first, so a
+    # wrong type is a reason, not a crash further down.
+    for key, value, kind in (("name", name, str), ("game", game, str), ("format", format, str),
+                             ("format_settings", format_settings, dict),
+                             ("rules_options", rules_options, dict)):
+        if value is not None and not isinstance(value, kind):
+            raise DraftRefused(f"{key} must be {'a string' if kind is str else 'an object'}, got {value!r}")
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME:
         raise DraftRefused(f"a tournament needs a name of 1-{MAX_NAME} characters")
@@ -75,6 +104,7 @@ def checked_settings(*, name: str, game: str, format: str, format_settings: dict
         fmt = formats.FORMATS[format].from_settings(format_settings)
     except (TypeError, ValueError) as exc:
         raise DraftRefused(str(exc)) from None
+    _checked_limits(format, format_settings)
     seats = getattr(fmt, "seats", 2)
     if not ruleset.spec.min_players <= seats <= ruleset.spec.max_players:
         raise DraftRefused(f"{format} plays {seats}-seat games; {game} takes "
@@ -137,18 +167,11 @@ def tournament_entry_add(*, tournament: Tournament, bot_version: BotVersion, by)
 
 
 def tournament_draft_start(*, tournament: Tournament, queue: bool = True) -> list[Match]:
-    """Start a draft once its format accepts the entries: the first round's matches."""
-    from .services import format_for
-
-    entries = [formats.Entry(id=pk, seed=seed) for pk, seed in
-               Entry.objects.filter(tournament=tournament).order_by("seed").values_list("pk", "seed")]
-    if tournament.status != Tournament.Status.DRAFT:
-        raise DraftRefused(f"the tournament is {tournament.status}, no longer a draft", code="not_draft")
-    try:
-        format_for(tournament).validate_entries(entries)
-    except ValueError as exc:
-        raise DraftRefused(str(exc), code="entries_refused") from None
+    """Start a draft once its format accepts the entries: the first round's matches.
+    tournament_start checks both under the row lock; here its refusals get their codes."""
     try:
         return tournament_start(tournament=tournament, queue=queue)
-    except ValueError as exc:  # a concurrent start won
+    except TournamentNotDraft as exc:  # started, cancelled, or a concurrent start won
         raise DraftRefused(str(exc), code="not_draft") from None
+    except ValueError as exc:  # the format's reason, e.g. a field it cannot split into pods
+        raise DraftRefused(str(exc), code="entries_refused") from None

@@ -6,6 +6,7 @@ import time
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from bots.driver import match_drive, match_lease_claim, stuck_match_ids
 from bots.services import builtin_bot_versions, match_start
@@ -136,3 +137,115 @@ def test_kill_9_the_worker_mid_match_and_a_new_worker_finishes_it(purged_queue):
             stop_worker(second)
         assert Event.objects.filter(match=match).count() > played
         _assert_finished_and_valid(match)
+
+
+def test_it_keeps_the_lease_through_a_slow_but_legal_move(db, settings, monkeypatch):
+    """A move inside its time control outlasting the plain lease is not a dead worker."""
+    from games.engine import registry
+
+    settings.MATCH_LEASE_SECONDS = 1  # stands for 30 s against a move_ms of 45 s
+    random = builtin_bot_versions(game="sorcado")["random"]
+    match = match_start(ruleset="sorcado", versions=[random, random], queue=False,
+                        time_control={"move_ms": 45_000})
+    bot_class = registry.get("sorcado").builtin_bots()["random"]
+    act, seen = bot_class.act, {"calls": 0}
+
+    def slow_act(self, message):
+        seen["calls"] += 1
+        if seen["calls"] == 3:
+            time.sleep(1.2)  # longer than the plain lease, well inside move_ms
+            seen["stuck"] = match.id in stuck_match_ids(older_than_seconds=0)
+            seen["taken_over"] = match_lease_claim(match_id=match.id, token="second-driver")
+        return act(self, message)
+
+    monkeypatch.setattr(bot_class, "act", slow_act)
+    assert match_drive(match_id=match.id) == "ended"
+    assert seen["calls"] > 3 and not seen["stuck"] and not seen["taken_over"]
+    match.refresh_from_db()
+    assert match.status == Match.Status.ENDED
+
+
+def test_it_holds_the_lease_for_one_move_of_the_time_control_not_longer(db, settings, monkeypatch):
+    """While a bot thinks, the lease runs out soon after its move_ms + bank could: a worker that
+    dies mid-move is still swept after about that long."""
+    from games.engine import registry
+
+    settings.MATCH_LEASE_SECONDS = 3
+    random = builtin_bot_versions(game="sorcado")["random"]
+    match = match_start(ruleset="sorcado", versions=[random, random], queue=False,
+                        time_control={"move_ms": 4000, "bank_ms": 2000})
+    bot_class = registry.get("sorcado").builtin_bots()["random"]
+    act, left = bot_class.act, []
+
+    def timed_act(self, message):
+        until = Match.objects.values_list("driver_lease_until", flat=True).get(pk=match.id)
+        left.append((until - timezone.now()).total_seconds())
+        return act(self, message)
+
+    monkeypatch.setattr(bot_class, "act", timed_act)
+    assert match_drive(match_id=match.id) == "ended"
+    assert left and all(6 < seconds <= 6 + 3 for seconds in left), left
+
+
+def test_it_advances_the_tournament_when_play_match_is_delivered_after_the_end(db, eager_tasks):
+    """The worker wrote the end and died before queueing match_finished; the broker delivers
+    play_match again (acks_late), and that delivery moves the tournament on."""
+    from bots.tasks import play_match
+    from tournaments.models import Tournament
+    from tournaments.services import tournament_create, tournament_start
+
+    versions = builtin_bot_versions(game="sorcado")
+    tournament = tournament_create(name="t", game="sorcado", format="round-robin",
+                                   entries=[versions["random"], versions["heuristic"]])
+    tournament_start(tournament=tournament, queue=False)
+    match = Match.objects.get(pairing_game__pairing__tournament=tournament)
+    assert match_drive(match_id=match.id) == "ended"  # ... and the worker dies here
+    assert play_match(str(match.id)) == "not running"
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert play_match(str(match.id)) == "not running"  # once more: nothing changes
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_it_aborts_a_match_after_repeated_driver_failures_with_the_reason(db, settings):
+    """A built-in bot the game no longer ships fails every driver; the sweep retries it only
+    MATCH_DRIVE_ATTEMPTS times, then the match is aborted with the error as its reason."""
+    from bots.models import Bot
+
+    settings.MATCH_DRIVE_ATTEMPTS = 3
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(), options=TWO_ROUNDS, queue=False)
+    Bot.objects.filter(game="trap-the-wizard", builtin_name="random").update(builtin_name="retired")
+    for attempt in range(2):
+        with pytest.raises(KeyError, match="retired"):
+            match_drive(match_id=match.id)
+        assert stuck_match_ids(older_than_seconds=0) == [match.id], "the sweep tries again"
+    assert match_drive(match_id=match.id) == "aborted"
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
+    last = Event.objects.filter(match=match).order_by("-seq").first()
+    assert last.kind == "match_aborted" and "3 drivers failed" in last.payload["reason"]
+    assert "KeyError" in last.payload["reason"] and "retired" in last.payload["reason"]
+    assert stuck_match_ids(older_than_seconds=0) == []
+
+
+def test_it_counts_only_failures_in_a_row(db, settings):
+    from bots.models import Bot
+
+    settings.MATCH_DRIVE_ATTEMPTS = 2
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(), options=TWO_ROUNDS, queue=False)
+    bot = Bot.objects.get(game="trap-the-wizard", builtin_name="random")
+
+    def ship_random_as(name):
+        Bot.objects.filter(pk=bot.pk).update(builtin_name=name)
+
+    ship_random_as("retired")
+    with pytest.raises(KeyError):
+        match_drive(match_id=match.id)
+    ship_random_as("random")  # shipped again: the next driver plays on and clears the count
+    assert match_drive(match_id=match.id, max_events=3) == "paused"
+    ship_random_as("retired")
+    with pytest.raises(KeyError):  # one failure since the last good driver: not aborted yet
+        match_drive(match_id=match.id)
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from bots.driver import match_drive
 from bots.sandbox import SandboxUnavailable
@@ -43,11 +44,13 @@ class Command(BaseCommand):
         try:
             refs = spec["bots"]
             versions = [bot_version_by_ref(game=spec["game"], ref=ref) for ref in refs]
-            tournament = tournament_create(
-                name=spec.get("name") or f"{spec['format']} of {len(versions)} {spec['game']} bots",
-                game=spec["game"], format=spec["format"], entries=versions,
-                format_settings=spec.get("format_settings", {}), rules_options=spec.get("rules_options", {}))
-            tournament_start(tournament=tournament, queue=False)
+            # Created and started together: a refusal at the start leaves no tournament behind.
+            with transaction.atomic():
+                tournament = tournament_create(
+                    name=spec.get("name") or f"{spec['format']} of {len(versions)} {spec['game']} bots",
+                    game=spec["game"], format=spec["format"], entries=versions,
+                    format_settings=spec.get("format_settings", {}), rules_options=spec.get("rules_options", {}))
+                tournament_start(tournament=tournament, queue=False)
             self._run(tournament)
         except (ValueError, SandboxUnavailable) as exc:
             raise CommandError(str(exc)) from None
@@ -57,9 +60,10 @@ class Command(BaseCommand):
     def _spec(self, opts) -> dict:
         if opts["spec"]:
             try:
-                return json.loads(Path(opts["spec"]).read_text())
+                spec = json.loads(Path(opts["spec"]).read_text())
             except (OSError, json.JSONDecodeError) as exc:
                 raise CommandError(f"cannot read the spec {opts['spec']}: {exc}") from None
+            return self._checked_spec(spec)
         from bots.services import builtin_bots
 
         try:
@@ -71,6 +75,19 @@ class Command(BaseCommand):
                     "bots": [names[i % len(names)] for i in range(count)]}
         except (json.JSONDecodeError, ValueError) as exc:
             raise CommandError(str(exc)) from None
+
+    def _checked_spec(self, spec) -> dict:
+        """The spec file's shape; the values are checked by tournament_create, with reasons."""
+        if not isinstance(spec, dict):
+            raise CommandError("the spec must be a JSON object; " + EXAMPLE)
+        missing = [key for key in ("game", "format", "bots") if key not in spec]
+        if missing:
+            raise CommandError(f"the spec lacks {', '.join(missing)}; " + EXAMPLE)
+        if not isinstance(spec["bots"], list) or not all(isinstance(ref, str) for ref in spec["bots"]):
+            raise CommandError("bots must be a list of bot names, one per entry")
+        if not isinstance(spec["game"], str) or not isinstance(spec["format"], str):
+            raise CommandError("game and format must be strings")
+        return spec
 
     def _run(self, tournament: Tournament) -> None:
         """Play every match the tournament starts, round after round, drawing a progress bar."""

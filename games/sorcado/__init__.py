@@ -182,7 +182,7 @@ def legal_action_list(state: dict, seat: int) -> list[dict]:
 # -- changing a state ---------------------------------------------------------------------------
 
 _LISTS = ("grid", "deck", "discard", "bans", "ban_used", "factions", "order", "looked", "seen",
-          "prev_seen", "forfeited", "history", "shuffles")
+          "prev_seen", "forfeited", "history", "shuffles", "moves")
 _NESTED = ("hands", "placed", "known", "draws")
 
 
@@ -204,7 +204,8 @@ def new_game(players: int, options: dict, factions: list, forfeited: list, histo
             "hands": [[] for _ in range(players)], "placed": [[] for _ in range(players)],
             "known": [[None] * GRID for _ in range(players)], "shuffles": [None] * players,
             "draws": [[] for _ in range(players)], "order": [], "seat": None, "looked": [],
-            "seen": [], "prev_seen": [], "forfeited": forfeited, "scores": None, "captures": None}
+            "seen": [], "prev_seen": [], "forfeited": forfeited, "scores": None, "captures": None,
+            "moves": []}
 
 
 def chance_outcome(state: dict, outcome: list[int]) -> None:
@@ -248,9 +249,11 @@ def decide_order(state: dict) -> None:
     state["phase"], state["seat"] = "look", state["order"][0]
 
 
-def move_cards(state: dict, moves: dict[int, int]) -> None:
+def move_cards(state: dict, moves: dict[int, int], cause: str) -> None:
     """D7: cards move face down in view of all, so every seat's knowledge and the turn's looks
-    follow them (old position -> new position)."""
+    follow them (old position -> new position), and the movement is on public record."""
+    state["moves"].append({"seat": state["seat"], "cause": cause,
+                           "moves": [[old, new] for old, new in sorted(moves.items())]})
     grid = list(state["grid"])
     for old, new in moves.items():
         state["grid"][new] = grid[old]
@@ -297,7 +300,7 @@ def whirl(state: dict, pos: int) -> None:
     if len(ring) < 2:
         return
     first = state["looked"][0] if state["looked"] else None
-    move_cards(state, {p: ring[(i + 1) % len(ring)] for i, p in enumerate(ring)})
+    move_cards(state, {p: ring[(i + 1) % len(ring)] for i, p in enumerate(ring)}, "whirlwind")
     if first in ring:
         state["looked"].pop(0)
 
@@ -313,9 +316,11 @@ def finish_spell(state: dict) -> None:
 
 
 def divine(state: dict, seat: int, pos: int) -> None:
-    """B.3, D10: Divination shows one card, a banned one too; the look is no counted look."""
+    """B.3, D10: Divination shows one card, a banned one too; the look is no counted look. A
+    spell it shows acts, unless it lies under a ban token: B.3 lets Divination look at that card
+    but not move it, and acting and being discarded would move it, so it is only seen."""
     finish_spell(state)
-    if state["grid"][pos] in SPELLS:
+    if state["grid"][pos] in SPELLS and state["bans"][pos] is None:
         reveal_spell(state, pos)
         return
     state["known"][seat][pos] = state["grid"][pos]
@@ -334,14 +339,14 @@ def act(state: dict, seat: int, action: dict) -> None:
     elif kind == "divine":
         divine(state, seat, action["pos"])
     elif kind == "transpose":  # D11: two unbanned cards change places unseen
-        move_cards(state, {action["a"]: action["b"], action["b"]: action["a"]})
+        move_cards(state, {action["a"]: action["b"], action["b"]: action["a"]}, "transposition")
         finish_spell(state)
     elif kind == "keep" and state["phase"] == "transpose":
         finish_spell(state)
     elif kind in ("swap", "keep"):  # S.2: the two looked-at cards change places face down, or not
         if kind == "swap":
             move_cards(state, {state["looked"][0]: state["looked"][1],
-                               state["looked"][1]: state["looked"][0]})
+                               state["looked"][1]: state["looked"][0]}, "swap")
         state["phase"] = "place"
     elif kind == "place":  # S.3: one mage card face down beside a row or column
         state["hands"][seat].remove(action["card"])
@@ -420,6 +425,7 @@ def public_view(state: dict) -> dict:
                         for p, c in enumerate(state["grid"])],
             "pending": state["pending"], "bans": list(state["bans"]),
             "ban_used": list(state["ban_used"]), "slots": slots,
+            "moves": [dict(m, moves=[list(pair) for pair in m["moves"]]) for m in state["moves"]],
             "hand_sizes": [len(h) for h in state["hands"]], "looked": list(state["looked"]),
             "seen": list(state["seen"]), "prev_seen": list(state["prev_seen"]),
             "deck_size": len(state["deck"]), "discard": list(state["discard"]),

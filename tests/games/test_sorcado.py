@@ -23,8 +23,9 @@ from games.engine.protocol import Chance, Ended, Event, IllegalAction, ToAct
 from games.engine.runner import playout
 from games.sorcado import DEAL, MAGE_SHUFFLE, Sorcado
 from games.sorcado.bots import HeuristicBot
-from games.sorcado.content import (CARD, DISPEL, DIVINATION, FACTIONS, MAGE_CARDS, MONSTERS,
-                                   REALM_CARDS, SPELLS, TRANSPOSITION, WHIRLWIND, realm_scores)
+from games.sorcado.content import (CARD, DISPEL, DIVINATION, FACTIONS, MAGE_CARDS, MAGE_POWER,
+                                   MONSTERS, POWERS, REALM_CARDS, SPELLS, TRANSPOSITION, WHIRLWIND,
+                                   realm_scores)
 
 R = registry.get("sorcado")
 MONSTER_IDS = [m.id for m in MONSTERS]
@@ -109,6 +110,18 @@ def test_sorcado_content_counts_match_the_rulebook_inhalt():
     ids = mages + list(REALM_CARDS)
     assert len(set(ids)) == len(ids)
     assert not [(a, b) for a in ids for b in ids if a != b and a in b]
+
+
+def test_sorcado_D20_every_faction_has_the_same_power_total():
+    assert {f: sum(POWERS[f]) for f in FACTIONS} == {f: 24 for f in FACTIONS}
+    assert all(sorted(MAGE_POWER[c] for c in MAGE_CARDS[f]) == sorted(POWERS[f]) for f in FACTIONS)
+
+
+def test_sorcado_D22_faction_modifiers_follow_one_pattern():
+    """Every faction: two +2 monsters, one ±1 and one −2."""
+    for faction in FACTIONS:
+        mods = sorted(m.modifiers[faction] for m in MONSTERS if faction in m.modifiers)
+        assert mods[0] == -2 and abs(mods[1]) == 1 and mods[2:] == [2, 2], (faction, mods)
 
 
 # -- Vorbereitung ------------------------------------------------------------------------------
@@ -310,6 +323,19 @@ def test_sorcado_B_3_divination_may_look_at_a_banned_card():
     assert "ban token" in refusal(state, look(10))
 
 
+def test_sorcado_B_3_divination_shows_a_banned_spell_without_letting_it_act():
+    """B.3: "erlaubt die Karte Weissagung ... eine Karte mit einer Monster-Bannmarke anzusehen
+    (jedoch nicht, sie zu bewegen)": a banned Whirlwind is seen, but neither acts nor leaves."""
+    grid, deck = with_spells(divination=5, whirlwind=10)
+    state = playing(grid=grid, deck=deck, bans=[None] * 10 + [1] + [None] * 5)
+    row = state["grid"][8:12]
+    state = do(state, look(5), {"type": "divine", "pos": 10})
+    assert state["known"][0][10] == WHIRLWIND and state["grid"][10] == WHIRLWIND
+    assert state["grid"][8:12] == row and state["bans"][10] == 1
+    assert state["discard"] == [DIVINATION] and state["phase"] == "look"
+    assert WHIRLWIND not in text(R.view(state, 1)) and WHIRLWIND not in text(R.view(state, None))
+
+
 # -- the spells (D10-D12) ---------------------------------------------------------------------------
 
 def test_sorcado_D11_transposition_swaps_two_cards_unseen_and_knowledge_follows():
@@ -360,6 +386,19 @@ def test_sorcado_D7_after_a_swap_it_saw_a_seat_still_knows_where_its_cards_are()
     assert mine[9] == KOBOLD and mine[1] == IMP and mine[0] is None
     theirs = R.view(state, 1)["known"]
     assert theirs[9] == KOBOLD and theirs[0] == "MON-wyvern"
+
+
+def test_sorcado_D7_every_movement_is_on_public_record():
+    """D7: a swap, a Whirlwind and a Transposition happen face down in front of everyone."""
+    grid, deck = with_spells(whirlwind=4, transposition=14)
+    state = do(playing(grid=grid, deck=deck), look(0), look(9), {"type": "swap"})
+    swap = {"seat": 0, "cause": "swap", "moves": [[0, 9], [9, 0]]}
+    assert R.view(state, 1)["moves"] == R.view(state, None)["moves"] == [swap]
+    state = do(state, {"type": "place", "card": "DEM-0a", "slot": "T0"}, {"type": "pass"},
+               look(4), look(14), {"type": "transpose", "a": 1, "b": 2})
+    assert R.view(state, 0)["moves"] == [swap, {"seat": 1, "cause": "whirlwind",
+                                                "moves": [[5, 6], [6, 7], [7, 5]]},
+                                         {"seat": 1, "cause": "transposition", "moves": [[1, 2], [2, 1]]}]
 
 
 def test_sorcado_D7_the_public_view_shows_only_face_up_cards():
@@ -497,6 +536,14 @@ def test_sorcado_D19_a_forfeit_discards_the_hand_ends_the_turn_and_places_last()
     state = R.apply(state, Event.forfeit(2, "timeout"))
     nxt = R.next(state)
     assert isinstance(nxt, Ended) and nxt.result.placings == (2, 1, 2)
+
+
+def test_sorcado_D13_a_forfeited_seats_ban_token_stays():
+    state = do(playing(3, order=[0, 1, 2]), look(0), look(1), {"type": "keep"},
+               {"type": "place", "card": "DEM-0a", "slot": "T0"}, {"type": "ban", "pos": 12})
+    assert state["bans"][12] == 0
+    state = R.apply(state, Event.forfeit(0, "resigned"))
+    assert state["bans"][12] == 0 and "ban token" in refusal(do(state), look(12))
 
 
 def test_sorcado_D19_the_last_opponent_leaving_scores_the_realm_at_once():

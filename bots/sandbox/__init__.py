@@ -20,10 +20,13 @@ What contains a bot, and why each piece is there:
 * **rlimits**: address space (memory), CPU seconds, processes, file size, no core files, open
   files; set by util-linux ``prlimit`` in front of bwrap.
 * **seccomp** (a small BPF filter): no new user namespaces, in which a bot could mount a tmpfs
-  that no rlimit counts.
+  that no rlimit counts; no SysV shared memory, memfd or POSIX message queues, memory that no
+  process owns, so the address-space rlimit never counts it.
 * **the protocol layer** (here): a per-move clock with a time bank, a byte limit per message,
   no unsolicited output, and a bounded stderr buffer that the bot cannot block on while it is
-  being asked.
+  being asked. Between its answer and the next question every process of the bot is stopped
+  (SIGSTOP, found through /proc/PID/task/TID/children): RLIMIT_CPU counts per process, so a bot
+  that keeps forking could otherwise burn CPU the whole match while its opponents think.
 
 Two ways to get an unprivileged uid, chosen once per process by ``sandbox_check()``:
 

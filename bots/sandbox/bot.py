@@ -17,7 +17,9 @@ from .config import ENTRY, STDERR_CHARS, Limits, TimeControl
 from .errors import BotFault
 from .jail import (Runtime, _bot_env, _bwrap_argv, _check_reachable, _rlimits, _seccomp_fd, _spawn,
                    _with_rlimits, sandbox_mode)
-from .processes import _UidLease, _has_marker, _pids, _ppid, processes_of_uid
+from .processes import _UidLease, _descendants, _has_marker, _pids, _ppid, _state, processes_of_uid
+
+STOPPED_STATES = ("T", "t", "Z", "X", None)  # stopped, traced, dead or gone
 
 
 # -- the bot -----------------------------------------------------------------------------------
@@ -29,6 +31,7 @@ class SandboxedBot:
     the driver's fault policy asks the seat again, ``act`` starts a fresh process and greets it
     with the same hello plus ``"restarts": n`` first, so a late answer or a half-written flood of
     the old process can never be read as a new answer. ``result`` and ``close`` end it for good.
+    Between its answer and the next question every process of the bot is stopped (SIGSTOP).
     """
 
     name = "sandboxed"
@@ -93,7 +96,9 @@ class SandboxedBot:
             if self._fault is not None:
                 self._restart()
                 start = time.monotonic()
-            return self._ask(message, start)
+            action = self._ask(message, start)
+            self._pause()
+            return action
         except BotFault as fault:
             elapsed = time.monotonic() - start
             if fault.reason == "timeout":
@@ -105,6 +110,7 @@ class SandboxedBot:
         """Send the result, give the bot a moment to exit by itself, then close."""
         if self._fault is None and self._proc is not None and not self._closed:
             try:
+                self._resume()
                 self._send(message, time.monotonic() + 1.0)
                 self._proc.stdin.close()
                 self._pipes.drain_stderr(0.2)
@@ -146,6 +152,7 @@ class SandboxedBot:
         grace, window = self._clock.window(start)
         deadline = start + window
         self._check_unsolicited()
+        self._resume()
         self._send(dict(message, clock={"move_ms": self.time_control.move_ms,
                                         "bank_ms": self._clock.bank_ms}), deadline)
         action = _decode_answer(self._pipes.read_line(deadline, self.limits.message_bytes))
@@ -153,6 +160,32 @@ class SandboxedBot:
         bank = self._clock.charge(elapsed, grace)
         self.last_clock = {"elapsed_ms": int(elapsed * 1000), "bank_ms": bank}
         return action
+
+    def _pause(self) -> None:
+        """Stop every process of the bot until it is asked again: no thinking on another seat's
+        time, and no CPU taken from it (RLIMIT_CPU counts per process, so a bot that keeps
+        forking could otherwise burn CPU all match long). Repeated until nothing of it runs, so
+        a process forked meanwhile is stopped too."""
+        for _ in range(20):
+            running = [pid for pid in self._processes() if _state(pid) not in STOPPED_STATES]
+            if not running:
+                return
+            for pid in running:
+                _signal(pid, signal.SIGSTOP)
+            time.sleep(0)
+
+    def _resume(self) -> None:
+        """SIGCONT to every process of the bot, stopped by ``_pause``."""
+        for pid in self._processes():
+            _signal(pid, signal.SIGCONT)
+
+    def _processes(self) -> list[int]:
+        """The bot's processes: everything below bwrap (its pid-namespace init, to which orphans
+        go, and all inside), or without the sandbox the bot and its descendants."""
+        if self._proc is None or self._proc.poll() is not None:
+            return []
+        below = _descendants(self._proc.pid)
+        return below if self.mode is not None else [self._proc.pid, *below]
 
     def _send(self, message: dict, deadline: float) -> None:
         if self._pipes is None:
@@ -318,6 +351,13 @@ class SandboxedBot:
                 except (ProcessLookupError, PermissionError):
                     pass
             time.sleep(0.02)
+
+
+def _signal(pid: int, number: int) -> None:
+    try:
+        os.kill(pid, number)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _read_info(fd: int | None) -> int | None:

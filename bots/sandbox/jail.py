@@ -156,6 +156,13 @@ _SECCOMP_ARCH = {  # machine: (AUDIT_ARCH, clone, unshare, clone3, x32 bit)
     "x86_64": (0xC000003E, 56, 272, 435, 0x40000000),
     "aarch64": (0xC00000B7, 220, 97, 435, None),
 }
+# Memory no process owns, so RLIMIT_AS never counts it and the OOM killer picks some other
+# process: SysV shared memory (the private IPC namespace keeps the kernel's huge defaults),
+# memfd (bounded only by RLIMIT_FSIZE per file) and POSIX message queues. Refused with EPERM.
+_UNCOUNTED_MEMORY = {  # machine: shmget, memfd_create, mq_open, memfd_secret
+    "x86_64": (29, 319, 240, 447),
+    "aarch64": (194, 279, 180, 447),
+}
 _CLONE_NEWUSER = 0x10000000
 
 
@@ -170,10 +177,12 @@ def _seccomp_program() -> bytes | None:
     # (code, jump if true, jump if false, k); jumps are counted in instructions from the next
     prog = [(ld, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, enosys), (ld, 0, 0, 0),
             (jge, 0, 1, x32 if x32 else 0xFFFFFFFF), (ret, 0, 0, enosys),
-            (jeq, 0, 1, clone3), (ret, 0, 0, enosys),
-            (jeq, 1, 0, clone), (jeq, 0, 3, unshare),
-            (ld, 0, 0, 16), (jset, 0, 1, _CLONE_NEWUSER), (ret, 0, 0, eperm),
-            (ret, 0, 0, allow)]
+            (jeq, 0, 1, clone3), (ret, 0, 0, enosys)]
+    for number in _UNCOUNTED_MEMORY[platform.machine()]:
+        prog += [(jeq, 0, 1, number), (ret, 0, 0, eperm)]
+    prog += [(jeq, 1, 0, clone), (jeq, 0, 3, unshare),
+             (ld, 0, 0, 16), (jset, 0, 1, _CLONE_NEWUSER), (ret, 0, 0, eperm),
+             (ret, 0, 0, allow)]
     return b"".join(struct.pack("=HBBI", *op) for op in prog)
 
 

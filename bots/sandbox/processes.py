@@ -86,6 +86,26 @@ def processes_of_uid(uid: int) -> list[int]:
     return found
 
 
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (children of all its threads, recursively), parents first."""
+    found, queue = [], [pid]
+    while queue:
+        parent = queue.pop(0)
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children", "rb") as fh:
+                    children = [int(child) for child in fh.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += children
+            queue += children
+    return found
+
+
 def _state(pid: int) -> str | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as fh:

@@ -173,6 +173,18 @@ def test_development_runner_kills_a_daemonized_child(bot_dirs):
 
 # -- contained: the attempt fails inside, the bot plays on -------------------------------------
 
+def test_memory_no_process_owns_is_refused(needs_sandbox, bot_dirs):
+    """RLIMIT_AS counts a process's mappings only: SysV shared memory, memfd and POSIX message
+    queues could hold gigabytes past the memory limit, owned by no process the OOM killer sees."""
+    bot = hostile(bot_dirs, "uncounted_memory")
+    records = play_with_faults(bot)
+    assert_completed(records)
+    assert not forfeits(records)
+    log = bot.stderr_text
+    for name in ("shmget", "memfd", "mq_open"):
+        assert f"MEMORY {name}: refused" in log, log
+
+
 def test_network_is_unreachable(needs_sandbox, bot_dirs):
     host_reaches_redis = _redis_up()  # then the failure inside is the sandbox's doing
     bot = hostile(bot_dirs, "network")
@@ -369,6 +381,23 @@ def test_answer_envelope(needs_sandbox, bot_dirs, answer, reason):
             time.sleep(0.1)
             bot.act(message)
         assert fault.value.reason == reason
+
+
+def test_a_bot_does_not_run_while_other_seats_think(needs_sandbox, bot_dirs):
+    """RLIMIT_CPU counts per process: a background process (or a chain of them) could otherwise
+    burn CPU the whole match, slowing the opponents whose clocks run on wall time."""
+    act = {"type": "act", "seat": 0, "view": {}, "legal_actions": [1]}
+    with SandboxedBot(hostile(bot_dirs, "background_worker").code, time_control=CLOCK,
+                      limits=LIMITS) as bot:
+        bot.hello({"type": "hello", "seat": 0})
+        bot.act(act)
+        time.sleep(0.3)  # the worker gets going, then the bot answers and is stopped
+        bot.act(act)
+        time.sleep(1.0)  # another seat thinks: 200 ticks if the worker were let run
+        bot.act(act)
+        ticks = [int(line.split()[1]) for line in bot.stderr_text.splitlines() if line.startswith("TICKS")]
+    assert len(ticks) == 3 and ticks[1] > 0, bot.stderr_text
+    assert ticks[2] - ticks[1] < 40, ticks
 
 
 def test_clock_draws_on_the_bank_beyond_move_time(needs_sandbox, bot_dirs):

@@ -68,6 +68,10 @@ def _page_data(response) -> dict:
 def test_it_shows_a_finished_match_to_anyone_with_every_perspective(finished_sorcado):
     response = _client().get(f"/matches/{finished_sorcado.pk}/")
     assert response.status_code == 200
+    # The page runs only its own scripts: a bot or tournament name that slipped through the
+    # escaping could not run anything.
+    assert response["Content-Security-Policy"].startswith("default-src 'self';")
+    assert "object-src 'none'" in response["Content-Security-Policy"]
     data = _page_data(response)
     assert [p["value"] for p in data["perspectives"]] == ["public", "0", "1", "full"]
     assert len(data["frames"]) == match_event_count(match=finished_sorcado)
@@ -185,7 +189,9 @@ def test_it_links_every_match_of_a_tournament(db):
     tournament = tournament_create(name="Cup", game="sorcado", format="single-elimination", entries=entries)
     tournament_start(tournament=tournament, queue=False)
     _play_out(tournament)
-    html = _client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    page = _client().get(f"/tournaments/{tournament.pk}/")
+    html = page.content.decode()
+    assert page["Content-Security-Policy"].startswith("default-src 'self';")
     ids = list(PairingGame.objects.filter(pairing__tournament=tournament).values_list("match_id", flat=True))
     assert len(ids) >= 3
     for match_id in ids:

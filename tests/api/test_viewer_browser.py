@@ -61,11 +61,16 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    """A page under the site's own Content-Security-Policy, as a visitor's browser runs it; the
+    test fails on any script error or policy violation (reported on the console). No test
+    evaluates script in the page (no wait_for_function, no evaluate): Playwright would use eval,
+    which the policy forbids."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     tab = context.new_page()
     errors = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.errors = errors
+    tab.on("console", lambda message: errors.append(message.text)
+           if message.type == "error" and "Content Security Policy" in message.text else None)
     yield tab
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
@@ -142,7 +147,7 @@ def test_it_steps_through_a_trap_the_wizard_replay(page, live_server, live_db):
     assert "match over" in page.text_content("#board")
     # The full perspective of a finished match (fetched from frames.json) keeps the step.
     page.select_option("#perspective", "full")
-    page.wait_for_function("document.getElementById('viewer').dataset.perspective === 'full'")
+    page.wait_for_selector("#viewer[data-perspective='full']")
     assert _counter(page) == f"step {events - 1} / {events - 1}"
     page.locator("body").press("Home")
     page.locator("body").press("ArrowRight")
@@ -168,14 +173,14 @@ def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live
     assert page.locator("#board .chip-text").count() == 0  # no mage power is public mid-game
     # ...seat 0 sees its hand and the cards it looked at.
     page.select_option("#perspective", "0")
-    page.wait_for_function("document.getElementById('viewer').dataset.perspective === '0'")
+    page.wait_for_selector("#viewer[data-perspective='0']")
     assert _counter(page) == f"step {middle} / {events - 1}"
     assert page.locator("#board g.card.known").count() > 0
     assert page.locator("#board .hand-label").count() == 1
     _shot(page, "viewer-sorcado-seat0")
     # The full perspective shows every card face up and both hands.
     page.select_option("#perspective", "full")
-    page.wait_for_function("document.getElementById('viewer').dataset.perspective === 'full'")
+    page.wait_for_selector("#viewer[data-perspective='full']")
     assert page.locator("#board g.card.face-down").count() == 0
     assert page.locator("#board .hand-label").count() == 2
     page.locator("body").press("End")
@@ -206,7 +211,8 @@ def test_it_draws_the_bracket_with_a_link_to_every_match(page, live_server, live
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
     assert page.locator("svg#bracket g.pairing").count() == 3
     assert page.locator("svg#bracket path.connector").count() == 2
-    hrefs = page.locator("svg#bracket a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    links = page.locator("svg#bracket a")
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
     assert {h.split("/")[2] for h in hrefs} == ids
     _shot(page, "tournament-single-elimination")
     # A link leads to a working viewer.

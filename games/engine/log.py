@@ -31,8 +31,9 @@ KINDS = ("match_created", *ENGINE_KINDS, *END_KINDS)
 # "clock": the time the bot took and its bank; "fault": why a default action was played for it.
 ACTION_KEYS = frozenset({"action", "clock", "fault"})
 FORFEIT_REASONS = ("timeout", "crash", "illegal_action", "garbage", "resigned", "output_limit")
-# A forfeit for something the seat did while it was asked to act; "resigned" may come at any time.
-FAULT_REASONS = tuple(reason for reason in FORFEIT_REASONS if reason != "resigned")
+# Forfeits for what a seat did when it was asked to act (bots/sandbox has its own, narrower
+# FAULT_REASONS: the faults of a process); "resigned" may come at any time.
+WHEN_ASKED_REASONS = tuple(reason for reason in FORFEIT_REASONS if reason != "resigned")
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL and lone surrogates (see ``storable``)
 
 
@@ -200,8 +201,8 @@ class Folder:
         self.ruleset.check_action(self.state, seat, payload["action"])
         if "fault" in payload:
             fault = payload["fault"]
-            if not isinstance(fault, dict) or fault.get("reason") not in FAULT_REASONS:
-                raise IllegalAction(f"an action's fault names a reason of {FAULT_REASONS}")
+            if not isinstance(fault, dict) or fault.get("reason") not in WHEN_ASKED_REASONS:
+                raise IllegalAction(f"an action's fault names a reason of {WHEN_ASKED_REASONS}")
             if not _same(payload["action"], self.ruleset.legal_actions(self.state, seat)[0]):
                 raise IllegalAction("the action played for a faulted bot is not the default "
                                     "(first legal) action")
@@ -214,7 +215,7 @@ class Folder:
             raise IllegalAction(f"forfeit reason must be one of {FORFEIT_REASONS}")
         if isinstance(nxt, Ended):
             raise IllegalAction("forfeit after the game is decided")
-        if reason != "resigned" and not (isinstance(nxt, ToAct) and seat in nxt.seats):
+        if reason in WHEN_ASKED_REASONS and not (isinstance(nxt, ToAct) and seat in nxt.seats):
             raise IllegalAction(f"a {reason!r} forfeit of seat {seat}, which is not to act")
         if reason == "illegal_action" and "sent" in payload:
             try:

@@ -47,7 +47,7 @@ def run(*, playouts: int = 20, games: int = 200) -> dict:
     for ruleset in registry.builtin():
         spec = ruleset.spec
         speed = {n: playouts_per_second(ruleset, n, playouts)
-                 for n in sorted({spec.min_players, min(4, spec.max_players)})}
+                 for n in range(spec.min_players, spec.max_players + 1)}
         bots = ruleset.builtin_bots()
         best = next((name for name in BEST if name in bots), None)
         strength = (best, *win_rate(ruleset, bots[best], games)) if best else None

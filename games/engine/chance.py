@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import secrets
 
-from .protocol import IllegalAction
+from .protocol import Chance, IllegalAction
 
 _WORD = 8  # bytes per sample: 64-bit integers
 _LIMIT = 1 << 64
@@ -111,3 +111,18 @@ def check_outcome(spec: dict, outcome) -> None:
         k = spec["n"] if kind == "shuffle" else spec["k"]
         if len(outcome) != k or len(set(outcome)) != k or not all(0 <= x < spec["n"] for x in outcome):
             raise IllegalAction(f"chance outcome {outcome!r} does not fit {spec}")
+
+
+def due_outcome(due, payload: dict) -> list[int]:
+    """The outcome a chance event carries, checked: ``due`` (what the ruleset's ``next`` says
+    now) must be a Chance whose spec the payload repeats (or omits), and the outcome must fit
+    that spec. Raises IllegalAction otherwise; every ruleset's ``apply`` calls this."""
+    if not isinstance(due, Chance):
+        raise IllegalAction(f"no chance event is due now ({type(due).__name__.lower()})")
+    spec = payload.get("spec", due.spec)
+    if spec != due.spec:
+        text = repr(spec)
+        raise IllegalAction(f"chance spec {text if len(text) <= 60 else text[:57] + '...'} "
+                            f"is not {due.spec}")
+    check_outcome(due.spec, payload.get("outcome"))
+    return list(payload["outcome"])

@@ -156,6 +156,14 @@ def options_from_json(options_type: type, raw: dict | None):
     return options_type(**raw)
 
 
+def forfeiting_seat(players: int, seat) -> int:
+    """The seat a forfeit event names, which must be a seat of the match (IllegalAction)."""
+    if type(seat) is not int or not 0 <= seat < players:  # True == 1 in Python: refused
+        text = repr(seat)
+        raise IllegalAction(f"forfeit names no seat of this match: {text[:60]}")
+    return seat
+
+
 class Ruleset:
     """Base class of a game's rules. Subclasses set ``spec`` and ``Options`` and implement the
     abstract methods; the helpers here are shared by every game."""

@@ -6,7 +6,7 @@ import importlib
 from .protocol import Ruleset
 
 # Game packages shipped with the service, imported on first use of the registry.
-BUILTIN_GAMES = ("games.sorcado", "games.trap_the_wizard")
+BUILTIN_GAMES = ("games.imperial_twing", "games.sorcado", "games.trap_the_wizard", "games.warlock")
 
 _RULESETS: dict[str, Ruleset] = {}
 _loaded = False

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from games.engine import chance
 from games.engine.bots import RandomBot
 from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, Result, Ruleset,
-                                   ToAct, option)
+                                   ToAct, forfeiting_seat, option)
 from games.engine.registry import register
 
 from .content import (CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
@@ -480,10 +480,8 @@ class Sorcado(Ruleset):
     def apply(self, state: dict, event: Event) -> dict:
         """The next state; ``state`` itself is never changed."""
         if event.kind == "forfeit":
-            if type(event.seat) is not int or not 0 <= event.seat < state["players"]:
-                raise IllegalAction(f"forfeit names no seat of this match: {_short(event.seat)}")
             new = clone(state)
-            forfeit(new, event.seat)
+            forfeit(new, forfeiting_seat(state["players"], event.seat))
             return new
         if event.kind == "chance":
             return self._chance(state, event.payload)
@@ -497,14 +495,9 @@ class Sorcado(Ruleset):
 
     def _chance(self, state: dict, payload: dict) -> dict:
         """V.1-V.2 deal, V.5 a seat's mage shuffle; the outcome must fit the spec."""
-        nxt = self.next(state)
-        if not isinstance(nxt, Chance):
-            raise IllegalAction(f"no chance event is due now ({state['phase']})")
-        if payload.get("spec", nxt.spec) != nxt.spec:
-            raise IllegalAction(f"chance spec {_short(payload.get('spec'))} is not {nxt.spec}")
-        chance.check_outcome(nxt.spec, payload.get("outcome"))
+        outcome = chance.due_outcome(self.next(state), payload)
         new = clone(state)
-        chance_outcome(new, list(payload["outcome"]))
+        chance_outcome(new, outcome)
         return new
 
     def view(self, state: dict, seat: int | None) -> dict:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from games.engine.bots import RandomBot
 from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, InvalidOptions,
-                                   Result, Ruleset, ToAct, option)
+                                   Result, Ruleset, ToAct, forfeiting_seat, option)
 from games.engine.registry import register
 
 from .board import Layout, arms_for, board_json, layout_for
@@ -429,9 +429,7 @@ class TrapTheWizard(Ruleset):
         if event.kind == "chance":
             return roll_die(state, event.payload.get("outcome"))
         if event.kind == "forfeit":
-            if type(event.seat) is not int or not 0 <= event.seat < state.players:
-                raise IllegalAction(f"forfeit names no seat of this match: {_short(event.seat)}")
-            return forfeit(state, event.seat)
+            return forfeit(state, forfeiting_seat(state.players, event.seat))
         if event.kind != "action":
             raise IllegalAction(f"unknown event kind {event.kind!r}")
         action = event.payload.get("action")

@@ -11,8 +11,9 @@ import pytest
 
 from bots.driver import match_drive
 from bots.services import builtin_bot_versions, match_play_builtin
+from games.engine.log import Folder
 from replays.models import Match
-from replays.selectors import match_event_count
+from replays.selectors import match_event_count, match_records
 from tournaments.models import PairingGame
 from tournaments.services import tournament_advance, tournament_create, tournament_start
 
@@ -186,6 +187,112 @@ def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live
     page.locator("body").press("End")
     assert page.locator("#board g.card.face-down").count() == 0
     _shot(page, "viewer-sorcado-full-end")
+
+
+def _twing_steps(match):
+    """(record, state after it) for every step of ``match``, as the viewer's frames are."""
+    records = match_records(match=match)
+    folder = Folder(records[0])
+    steps = []
+    for record in records:
+        if record["seq"] > 0:
+            folder.advance(record)
+        steps.append((record, folder.state))
+    return folder.ruleset, steps
+
+
+def _seen(tab):
+    """What a visitor can read of the current step: the board (with its tooltips), the info
+    table and the view as JSON."""
+    return " ".join(tab.text_content(sel) or "" for sel in ("#board", "#info", "#raw"))
+
+
+def test_it_renders_an_imperial_twing_replay_in_every_perspective(page, live_server, live_db):
+    # A step in the middle of a fight whose dice have fallen (else any fight), at which seat 1
+    # holds a card no event ever named: seat 0 must not see it. A match's chance depends on its
+    # random id; about a third of matches have no such step, so another match is played (twelve
+    # in a row without one: about 2 in a million).
+    for _ in range(12):
+        match = match_play_builtin(ruleset="imperial-twing", bots=["heuristic", "random", "random"],
+                                   options={"turn_limit": 60}, seed=bytes(range(32)))
+        match.refresh_from_db()
+        assert match.status == Match.Status.ENDED
+        ruleset, steps = _twing_steps(match)
+        logged = " ".join(str(record["payload"]) for record, _ in steps)
+
+        def secrets(state):
+            return sorted(c for c in ruleset.hidden_items(state, 1) if c not in logged)
+
+        fights = [i for i, (_, state) in enumerate(steps)
+                  if state["fight"] and state["hands"][0] and secrets(state)]
+        if fights:
+            break
+    assert fights, "no fight with a secret card of seat 1 in twelve matches"
+    events = len(steps)
+    rolled = [i for i in fights if any(s and s["die"] is not None for s in steps[i][1]["fight"]["sides"])]
+    candidates = rolled or fights
+    step = candidates[len(candidates) // 2]
+    state = steps[step][1]
+    fight = state["fight"]
+
+    _open(page, f"{live_server.url}/matches/{match.pk}/")
+    assert _counter(page) == f"step 0 / {events - 1}"
+    assert page.locator("#board.twing").count() == 1
+    assert page.locator("#board g.tseat").count() == 3
+    assert page.locator("#board g.tcentre").count() == 1
+    # Mid-fight, in public: the fight with both sides and every card laid; no hand face up.
+    page.locator("#slider").fill(str(step))
+    assert _counter(page) == f"step {step} / {events - 1}"
+    assert page.locator("#board.twing").count() == 1
+    assert page.locator("#board g.tfight.live").count() == 1
+    fighting = [fight["attacker"], *fight["defenders"]]
+    assert page.locator("#board g.tside").count() == len(fighting)
+    assert page.locator("#board g.tside.attacker").get_attribute("data-seat") == str(fight["attacker"])
+    for seat in fighting:
+        side = fight["sides"][seat]
+        laid = side["spells"] + [c for u in side["units"] for c in (u["card"], u["rider"]) if c]
+        for card in laid:
+            assert page.locator(f"#board g.tside[data-seat='{seat}'] g.tcard[data-card='{card}']").count() == 1
+        die = page.text_content(f"#board g.tside[data-seat='{seat}'] g.tdie text")
+        expected = {None: "–", "sun": "☀", "cross": "✕", "spiral": "@"}.get(side["die"])
+        assert die == (expected or (f"+{side['die']}" if side["die"] > 0 else str(side["die"])))
+    assert page.locator("#board g.tseat.hand-shown").count() == 0
+    for seat in range(3):
+        backs = page.locator(f"#board g.tseat[data-seat='{seat}'] g.backs")
+        assert backs.get_attribute("data-count") == str(len(state["hands"][seat]))
+    hidden = secrets(state)
+    assert not [c for c in hidden if c in _seen(page)]
+    # Seat 0 sees its own hand face up and seat 1's only as card backs.
+    page.select_option("#perspective", "0")
+    page.wait_for_selector("#viewer[data-perspective='0']")
+    assert _counter(page) == f"step {step} / {events - 1}"
+    assert page.locator("#board.twing").count() == 1
+    assert page.locator("#board g.tseat.hand-shown").count() == 1
+    own = page.locator("#board g.tseat[data-seat='0'].hand-shown g.tcard.hand")
+    assert sorted(own.nth(i).get_attribute("data-card") for i in range(own.count())) == sorted(state["hands"][0])
+    assert page.locator("#board g.tseat[data-seat='1'] g.backs").get_attribute("data-count") == str(len(state["hands"][1]))
+    assert not [c for c in hidden if c in _seen(page)]
+    assert page.locator("#board g.tfight.live").count() == 1
+    _shot(page, "viewer-imperial-twing-seat0")
+    # The full perspective shows every hand, seat 1's secret cards too.
+    page.select_option("#perspective", "full")
+    page.wait_for_selector("#viewer[data-perspective='full']")
+    assert page.locator("#board g.tseat.hand-shown").count() == 3
+    assert all(c in page.text_content("#board") for c in hidden)
+    # At the end every hand is public, the last fight and the result are drawn.
+    page.select_option("#perspective", "public")
+    page.wait_for_selector("#viewer[data-perspective='public']")
+    page.locator("body").press("End")
+    assert _counter(page) == f"step {events - 1} / {events - 1}"
+    final = steps[-1][1]
+    board = page.text_content("#board")
+    assert "match over" in board
+    assert page.locator("#board g.tresult").count() == 1
+    assert page.locator("#board g.tseat.hand-shown").count() == 3
+    assert all(c in board for hand in final["hands"] for c in hand)
+    if final["last_fight"]:
+        assert page.locator("#board g.tfight.last").count() == 1
+    _shot(page, "viewer-imperial-twing-end")
 
 
 def _play_out(tournament):

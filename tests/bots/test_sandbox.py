@@ -391,7 +391,7 @@ def test_a_bot_does_not_run_while_other_seats_think(needs_sandbox, bot_dirs):
                       limits=LIMITS) as bot:
         bot.hello({"type": "hello", "seat": 0})
         bot.act(act)
-        time.sleep(0.3)  # the worker gets going, then the bot answers and is stopped
+        time.sleep(0.3)  # the bot answered and is stopped, its worker with it
         bot.act(act)
         time.sleep(1.0)  # another seat thinks: 200 ticks if the worker were let run
         bot.act(act)

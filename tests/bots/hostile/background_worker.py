@@ -22,6 +22,11 @@ if os.fork() == 0:  # the worker: a tick every 5 ms of running, as long as it is
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "act":
+        # The worker may run while the bot itself thinks: wait (within the clock) until it has
+        # ticked once, so a busy machine cannot leave it at 0 before the bot is first stopped.
+        started = time.monotonic()
+        while not os.path.exists(COUNTER) and time.monotonic() - started < 0.4:
+            time.sleep(0.001)
         try:
             with open(COUNTER) as fh:
                 print(f"TICKS {fh.read()}", file=sys.stderr, flush=True)

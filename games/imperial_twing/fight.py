@@ -1,0 +1,446 @@
+"""Imperial Twing: fights. An attack, each fight of a duel and an endgame attack run the same
+steps (docs/rules/imperial-twing.md, F.1-F.15 and D15-D19):
+
+1. commit: the attacker lays spells and creatures one card (or mounted pair) at a time, then
+   each defender in play order; every card is its own event, laid face up (F.2).
+2. support (attacks at 3-4 players only, M.1-M.5): each other seat in play order may stake an
+   ornicle and add one spell or creature of a side's colour.
+3. roll: every side that cast a spell rolls its Orn die (one chance event for all, F.8); a
+   spiral draws an event at once, the attacker's first (F.15, W.3).
+4. window: the fighters are asked in turn, the attacker first, to play a cat, Miromon, a trap
+   or an object's re-roll, or to pass; the window closes when every one of them has passed
+   since the last response (D15). A re-roll is a chance event of its own.
+5. resolve: each defender's fight against the attacker is decided on its own (F.10-F.14).
+"""
+from __future__ import annotations
+
+from .content import (BOOTS, BRA, CARD, CLOVER, CROSS, CUP, DOLL, EVENT, HAT, MIROMON, PANTS,
+                      SOCKS, SPIRAL, SUN, TEDDY, die_face, inverted)
+from .table import (cats_in_hand, gain_object, gain_ornicles, has_active, in_play, lose_ornicles,
+                    move_ornicles, play_order, queue_draw, spells_in_hand, traps_in_hand)
+
+ATTACK, DUEL, ENDGAME = "attack", "duel", "endgame"
+MAX_SPELLS_IN_FIGHT = 3  # F.3: "bis zu drei Zaubersprüche desselben Elements"
+
+
+def start_fight(state: dict, kind: str, attacker: int, defenders: list[int], number: int = 1) -> None:
+    """A new fight; ``number`` counts the fights of a duel."""
+    sides = [None] * state["players"]
+    for seat in [attacker, *defenders]:
+        sides[seat] = {"mode": None, "colour": None, "spells": [], "units": [], "done": False,
+                       "die": None, "rerolled": False, "bonus": 0}
+    state["fight"] = {"kind": kind, "attacker": attacker, "defenders": list(defenders),
+                      "number": number, "step": "commit", "sides": sides, "supporters": [],
+                      "support_queue": [], "stakes": 0, "rolling": [], "window": None,
+                      "events": [], "quake": False}
+
+
+def fighters(fight: dict) -> list[int]:
+    """The attacker, then the defenders in play order."""
+    return [fight["attacker"], *fight["defenders"]]
+
+
+def opponents(fight: dict, seat: int) -> list[int]:
+    """The attacker's opponents are the defenders; a defender's opponent is the attacker."""
+    return list(fight["defenders"]) if seat == fight["attacker"] else [fight["attacker"]]
+
+
+def unit_power(unit: dict) -> int:
+    """R.1: a mount and its rider count as one creature of both powers."""
+    return CARD[unit["card"]].power + (CARD[unit["rider"]].power if unit["rider"] else 0)
+
+
+# -- 1. commit -------------------------------------------------------------------------------------
+
+def riders_blocked(state: dict, fight: dict, seat: int) -> bool:
+    """O.10 (Tasse der Lahmheit): no mounted creatures against its holder; in an endgame attack
+    the attacker's one force meets every defender, so one Cup among them bars riders (D18)."""
+    return any(has_active(state, other, CUP) for other in opponents(fight, seat))
+
+
+def unit_choices(state: dict, fight: dict, seat: int) -> list[dict]:
+    """The seat's retinue as units: each creature or mount alone, and each mount carrying a
+    creature of its colour and equal or lower power (R.1-R.2: mounts never carry mounts)."""
+    retinue = state["retinues"][seat]
+    units = [{"card": c} for c in retinue]
+    if not riders_blocked(state, fight, seat):
+        for mount in (c for c in retinue if CARD[c].kind == "mount"):
+            units += [{"card": mount, "rider": r} for r in retinue
+                      if CARD[r].kind == "creature" and CARD[r].element == CARD[mount].element
+                      and CARD[r].power <= CARD[mount].power]
+    return units
+
+
+def unit_slot(state: dict, fight: dict, seat: int, element: str) -> str | None:
+    """Where a creature of ``element`` would go: "base" (one per spell of the side's colour,
+    F.5; any number of one colour in a shield, S.1), "extra" (the Teddy's one creature of any
+    colour, O.2) or None (no room)."""
+    side = fight["sides"][seat]
+    teddy = has_active(state, seat, TEDDY) and not any(u["extra"] for u in side["units"])
+    if side["mode"] is None:  # F.3: an attack needs a spell first; a defender may open a shield
+        return "base" if seat != fight["attacker"] else None
+    base = sum(1 for u in side["units"] if not u["extra"])
+    if element == side["colour"] and (side["mode"] == "shield" or base < len(side["spells"])):
+        return "base"
+    return "extra" if teddy else None
+
+
+def commit_actions(state: dict, seat: int) -> list[dict]:
+    """Every card the seat may still lay, and ``done`` once its side may stand (F.3, F.4)."""
+    fight = state["fight"]
+    side = fight["sides"][seat]
+    actions = []
+    if side["mode"] in (None, "spells") and len(side["spells"]) < MAX_SPELLS_IN_FIGHT:
+        actions += [{"type": "spell", "card": c} for c in spells_in_hand(state, seat)
+                    if side["colour"] in (None, CARD[c].element)]
+    actions += [{"type": "creature", **unit} for unit in unit_choices(state, fight, seat)
+                if unit_slot(state, fight, seat, CARD[unit["card"]].element)]
+    if side["spells"] or (side["mode"] == "shield"):
+        actions.append({"type": "done"})
+    return actions
+
+
+def commit(state: dict, seat: int, action: dict) -> None:
+    """Lay one card (or a mounted pair) face up, or close the side."""
+    fight = state["fight"]
+    side = fight["sides"][seat]
+    if action["type"] == "done":
+        side["done"] = True
+        return
+    card = CARD[action["card"]]
+    if action["type"] == "spell":
+        state["hands"][seat].remove(card.id)
+        side["spells"].append(card.id)
+        side["mode"], side["colour"] = "spells", side["colour"] or card.element
+        return
+    slot = unit_slot(state, fight, seat, card.element)
+    rider = action.get("rider")
+    for c in (card.id, rider):
+        if c:
+            state["retinues"][seat].remove(c)
+    if side["mode"] is None:
+        side["mode"], side["colour"] = "shield", card.element
+    side["units"].append({"card": card.id, "rider": rider, "extra": slot == "extra"})
+
+
+# -- 2. support --------------------------------------------------------------------------------------
+
+def support_candidates(state: dict, fight: dict) -> list[int]:
+    """M.1: at 3-4 players, in an attack (never a duel, M.1, or the endgame, where every seat
+    fights), the other seats in play order after the attacker."""
+    if fight["kind"] != ATTACK or len(in_play(state)) < 3:
+        return []
+    return [s for s in play_order(state, fight["attacker"]) if s not in fighters(fight)]
+
+
+def support_actions(state: dict, seat: int) -> list[dict]:
+    """M.2: stake an ornicle and add one spell (from the hand) or one creature (from the
+    retinue, without rider: one card) of the supported side's colour (D17)."""
+    fight = state["fight"]
+    if state["ornicles"][seat] < 1:
+        return []
+    cards = spells_in_hand(state, seat) + state["retinues"][seat]
+    return [{"type": "support", "side": side, "card": c} for side in fighters(fight)
+            for c in cards if CARD[c].element == fight["sides"][side]["colour"]]
+
+
+def support(state: dict, seat: int, action: dict) -> None:
+    fight = state["fight"]
+    pile = state["hands"] if CARD[action["card"]].kind == "spell" else state["retinues"]
+    pile[seat].remove(action["card"])
+    state["ornicles"][seat] -= 1
+    fight["stakes"] += 1
+    fight["supporters"].append({"seat": seat, "side": action["side"], "card": action["card"]})
+
+
+# -- 3. the roll and events ------------------------------------------------------------------------
+
+def rollers(fight: dict) -> list[int]:
+    """F.8, S.2: every side that cast a spell rolls; a shield (or an empty side) does not."""
+    return [s for s in fighters(fight) if fight["sides"][s]["mode"] == "spells"]
+
+
+def set_dice(state: dict, outcome: list[int]) -> None:
+    """The dice of ``fight.rolling`` fall; each spiral draws an event, the attacker's first
+    (F.15, W.3)."""
+    fight = state["fight"]
+    for seat, value in zip(fight["rolling"], outcome):
+        face = die_face(value)
+        fight["sides"][seat]["die"] = face
+        if face == SPIRAL:
+            state["event_queue"].append(seat)
+    fight["rolling"] = []
+    if fight["step"] == "roll":
+        fight["window"] = {"at": 0, "quiet": 0}
+    fight["step"] = "window"
+
+
+def resolve_event(state: dict, seat: int) -> None:
+    """EV.1-EV.3, W.3: the top event card acts at once. O.6 (Puppe der Klarheit): an event its holder
+    draws does not touch the holder, only the others it names (D22)."""
+    card = EVENT[state["event_deck"].pop(0)]
+    state["event_discard"].append(card.id)
+    fight = state["fight"]
+    if fight is not None:
+        fight["events"].append([seat, card.id])
+    doll = has_active(state, seat, DOLL)
+    if card.scope == "self":
+        targets = [] if doll else [seat]
+    elif card.scope == "all":
+        targets = [s for s in in_play(state) if not (doll and s == seat)]
+    else:
+        targets = [s for s in in_play(state) if s != seat]
+    apply_event(state, seat, card, targets)
+
+
+def apply_event(state: dict, seat: int, card, targets: list[int]) -> None:
+    """The effect of one event card on its targets (content.EventCard)."""
+    fight = state["fight"]
+    if card.effect == "ornicles":
+        for target in targets:
+            (gain_ornicles if card.amount > 0 else lose_ornicles)(state, target, abs(card.amount))
+    elif card.effect == "draw":
+        for target in targets:
+            queue_draw(state, target, card.amount)
+    elif card.effect == "bonus" and fight is not None:
+        for target in targets:
+            if fight["sides"][target] is not None:
+                fight["sides"][target]["bonus"] += card.amount
+    elif card.effect == "object" and targets and state["object_deck"]:
+        gain_object(state, seat, state["object_deck"].pop(0))
+    elif card.effect == "flee" and targets and fight is not None:
+        side = fight["sides"][seat]
+        if side["units"]:
+            unit = max(side["units"], key=unit_power)
+            side["units"].remove(unit)
+            state["retinues"][seat] += [c for c in (unit["card"], unit["rider"]) if c]
+    elif card.effect == "steal" and targets and fight is not None:
+        for other in opponents(fight, seat):
+            move_ornicles(state, other, seat, card.amount)
+    elif card.effect == "quake" and targets and fight is not None:
+        fight["quake"] = True
+
+
+# -- 4. the response window --------------------------------------------------------------------------
+
+def protected(state: dict, owner: int, card: str) -> bool:
+    """D16: with protected="also-traps", creatures of their owner's colour cannot be trapped."""
+    return (state["options"]["protected"] == "also-traps"
+            and CARD[card].element == state["characters"][owner])
+
+
+def responses(state: dict, seat: int) -> list[dict]:
+    """What the seat may do in the window now, besides passing: K.1 a cat re-rolls its own
+    die, K.3/K.4 Miromon re-rolls or inverts any die of the fight, P.3 a trap removes one of an
+    opponent's creatures, O.4/O.5 the Hat or Clover re-roll once. O.7/O.9 bar traps and cats
+    against their holders."""
+    fight = state["fight"]
+    side, opps = fight["sides"][seat], opponents(fight, seat)
+    actions = []
+    cats = cats_in_hand(state, seat)
+    if not any(has_active(state, o, SOCKS) for o in opps):
+        ordinary = [c for c in cats if c != MIROMON]
+        if side["die"] is not None:
+            actions += [{"type": "cat", "card": c} for c in ordinary[:1] + [c for c in cats if c == MIROMON]]
+        if MIROMON in cats:
+            actions += [{"type": "invert", "target": t} for t in [seat, *opps]
+                        if fight["sides"][t]["die"] is not None]
+    traps = traps_in_hand(state, seat)
+    if traps:
+        for other in opps:
+            if has_active(state, other, BOOTS):
+                continue
+            actions += [{"type": "trap", "card": traps[0], "target": c}
+                        for unit in fight["sides"][other]["units"] for c in (unit["card"], unit["rider"])
+                        if c and not protected(state, other, c)]
+    reroller = CLOVER if seat == fight["attacker"] else HAT
+    if side["die"] is not None and not side["rerolled"] and has_active(state, seat, reroller):
+        actions.append({"type": "reroll"})
+    return actions
+
+
+def window_seat(state: dict) -> int | None:
+    """D15: the next fighter, in turn from the attacker, who has something to play; None when
+    every fighter has passed (or had nothing to play) since the last response."""
+    fight = state["fight"]
+    window, order = fight["window"], fighters(fight)
+    while window["quiet"] < len(order):
+        seat = order[window["at"] % len(order)]
+        if responses(state, seat):
+            return seat
+        window["quiet"] += 1
+        window["at"] += 1
+    return None
+
+
+def respond(state: dict, seat: int, action: dict) -> None:
+    """Carry out a response (or a pass); a re-roll waits for its chance event."""
+    fight = state["fight"]
+    window = fight["window"]
+    window["at"] += 1
+    kind = action["type"]
+    if kind == "pass":
+        window["quiet"] += 1
+        return
+    window["quiet"] = 0
+    if kind in ("cat", "invert", "trap"):
+        state["hands"][seat].remove(action.get("card", MIROMON))
+        state["discard"].append(action.get("card", MIROMON))
+    if kind in ("cat", "reroll"):
+        fight["sides"][seat]["rerolled"] |= kind == "reroll"
+        fight["rolling"], fight["step"] = [seat], "reroll"
+    elif kind == "invert":
+        target = fight["sides"][action["target"]]
+        target["die"] = inverted(target["die"])
+    elif kind == "trap":
+        trap_in_fight(state, action["target"])
+
+
+def trap_in_fight(state: dict, card: str) -> None:
+    """P.3, R.3: the trapped creature is discarded; of a mount and its rider only the one trapped,
+    and the other fights on alone."""
+    fight = state["fight"]
+    for side in fight["sides"]:
+        for unit in side["units"] if side else []:
+            if card in (unit["card"], unit["rider"]):
+                state["discard"].append(card)
+                if unit["rider"] is None:
+                    side["units"].remove(unit)
+                elif card == unit["rider"]:
+                    unit["rider"] = None
+                else:
+                    unit["card"], unit["rider"] = unit["rider"], None
+                return
+
+
+# -- 5. resolution ----------------------------------------------------------------------------------
+
+def effective_die(state: dict, seat: int, against: int):
+    """The die as it counts for ``seat`` against ``against``: a spiral or no die counts 0 (W.2);
+    O.3 (Höschen) turns one's own cross to 0, O.8 (BH) the opponent's sun to 0; E.1: with a spell
+    of one's own colour negative numbers count 0, a cross stays a cross."""
+    side = state["fight"]["sides"][seat]
+    face = side["die"]
+    if face is None or face == SPIRAL:
+        return 0
+    if face == CROSS:
+        return 0 if has_active(state, seat, PANTS) else CROSS
+    if face == SUN:
+        return 0 if has_active(state, against, BRA) else SUN
+    if face < 0 and side["colour"] == state["characters"][seat]:
+        return 0
+    return face
+
+
+def side_total(state: dict, seat: int, die) -> int:
+    """F.6: spells, creatures and supporters' cards, plus event bonuses and the die."""
+    fight = state["fight"]
+    side = fight["sides"][seat]
+    total = sum(CARD[c].power for c in side["spells"]) + sum(unit_power(u) for u in side["units"])
+    total += sum(CARD[s["card"]].power for s in fight["supporters"] if s["side"] == seat)
+    return total + side["bonus"] + (die if isinstance(die, int) else 0)
+
+
+def pair_outcome(state: dict, defender: int) -> dict:
+    """F.10, F.14, W.2, W.5, D19: who wins the attacker's fight against ``defender``."""
+    fight = state["fight"]
+    attacker = fight["attacker"]
+    da, dd = effective_die(state, attacker, defender), effective_die(state, defender, attacker)
+    ta, td = side_total(state, attacker, da), side_total(state, defender, dd)
+    if fight["quake"]:
+        winner = "tie"
+    elif not fight["sides"][attacker]["spells"]:
+        winner = "defender"  # F.3: no attack without a spell (a duel's later fight, D13)
+    elif (da == SUN and dd == SUN) or (da == CROSS and dd == CROSS):
+        winner = "tie"
+    elif da == SUN or dd == CROSS:
+        winner = "attacker"
+    elif dd == SUN or da == CROSS:
+        winner = "defender"
+    else:
+        winner = "attacker" if ta > td else "defender" if td > ta else "tie"
+    return {"defender": defender, "winner": winner, "attacker_total": ta, "defender_total": td,
+            "attacker_die": da, "defender_die": dd}
+
+
+def resolve(state: dict) -> list[dict]:
+    """F.10-F.14: rewards, supporters, and every card back to a retinue or onto the discard
+    pile; the fight becomes ``last_fight``. Returns the outcome against each defender."""
+    fight = state["fight"]
+    attacker, kind = fight["attacker"], fight["kind"]
+    outcomes = [pair_outcome(state, d) for d in fight["defenders"]]
+    for outcome in outcomes:
+        defender, winner = outcome["defender"], outcome["winner"]
+        if kind == ENDGAME:
+            if winner == "defender":
+                gain_ornicles(state, defender, 1)  # G.7
+            continue
+        seat = attacker if winner == "attacker" else defender if winner == "defender" else None
+        if seat is not None and fight["sides"][seat]["mode"] == "spells":
+            gain_ornicles(state, seat, 1)  # F.10; S.2: a shield wins no ornicle
+    settle_supporters(state, outcomes[0] if outcomes else None)
+    lost_any = any(o["winner"] == "defender" for o in outcomes)
+    for seat in fighters(fight):
+        side = fight["sides"][seat]
+        lost = lost_any if seat == attacker else any(
+            o["defender"] == seat and o["winner"] == "attacker" for o in outcomes)
+        state["discard"] += side["spells"]
+        for card in (c for u in side["units"] for c in (u["card"], u["rider"]) if c):
+            keep = not lost or (seat == attacker and CARD[card].element == state["characters"][seat])
+            (state["retinues"][seat] if keep else state["discard"]).append(card)
+    state["last_fight"] = dict(summary(fight, outcomes), turn=state["turn"])
+    state["fight"] = None
+    return outcomes
+
+
+def settle_supporters(state: dict, outcome: dict | None) -> None:
+    """M.3-M.4, D17: a supporter of the winning side gets its stake back and one more ornicle;
+    a supporter of the losing side gives its stake to the winner; a tie returns the stake.
+    A supporting creature follows its side: back to the retinue unless the side lost."""
+    fight = state["fight"]
+    for sup in fight["supporters"]:
+        seat, card = sup["seat"], sup["card"]
+        fight["stakes"] -= 1
+        winner = outcome["winner"] if outcome else "tie"
+        if winner == "tie":
+            state["ornicles"][seat] += 1
+            won = True
+        else:
+            winning_seat = fight["attacker"] if winner == "attacker" else outcome["defender"]
+            won = sup["side"] == winning_seat
+            state["ornicles"][seat if won else winning_seat] += 1
+            if won:
+                gain_ornicles(state, seat, 1)
+        keep = won and CARD[card].kind != "spell"
+        (state["retinues"][seat] if keep else state["discard"]).append(card)
+
+
+def cancel_fight(state: dict) -> None:
+    """D14: a fight whose fighter leaves is called off: every card goes back where it came
+    from and every stake to its owner."""
+    fight = state["fight"]
+    for seat in fighters(fight):
+        side = fight["sides"][seat]
+        state["hands"][seat] += side["spells"]
+        state["retinues"][seat] += [c for u in side["units"] for c in (u["card"], u["rider"]) if c]
+    for sup in fight["supporters"]:
+        pile = state["hands"] if CARD[sup["card"]].kind == "spell" else state["retinues"]
+        pile[sup["seat"]].append(sup["card"])
+        state["ornicles"][sup["seat"]] += 1
+    state["fight"] = None
+
+
+def summary(fight: dict, outcomes: list[dict]) -> dict:
+    """What the table saw of a finished fight (public)."""
+    sides = {}
+    for seat in fighters(fight):
+        side = fight["sides"][seat]
+        sides[str(seat)] = {"mode": side["mode"], "colour": side["colour"],
+                            "spells": list(side["spells"]),
+                            "units": [dict(u) for u in side["units"]], "die": side["die"],
+                            "bonus": side["bonus"]}
+    return {"kind": fight["kind"], "number": fight["number"], "attacker": fight["attacker"],
+            "defenders": list(fight["defenders"]), "sides": sides,
+            "supporters": [dict(s) for s in fight["supporters"]],
+            "events": [list(e) for e in fight["events"]], "quake": fight["quake"],
+            "outcomes": outcomes}

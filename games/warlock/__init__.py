@@ -1,0 +1,342 @@
+"""Warlock, after the rulebook shared/rulebooks/warlock.de.md: the spell duel of 2-6 wizards.
+
+Clauses are cited by the rulebook's own section numbers (e.g. "4.8.2"); where the text is silent
+or contradicts itself a decision D1..Dn decides, listed with the German text in
+docs/rules/warlock.md. Each round every wizard secretly decides to duel or to learn (3.1); the
+duellists form a circle (3.2) and fight seven segments (3.3): attacks (secret, simultaneous),
+defences (secret, simultaneous), reflections, wandering creatures, and the balance. The last
+wizard in the game wins (6).
+
+Modules: ``content`` (wizard cards, spell book, both tables), ``combat`` (plays, values, what a
+defence does), ``rules`` (the flow of a match as a task list), this module (the engine contract:
+checks with reasons, views), ``bots`` (the heuristic bot).
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from dataclasses import dataclass
+
+from games.engine import chance
+from games.engine.bots import RandomBot
+from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, Result, Ruleset,
+                                   ToAct, forfeiting_seat, option)
+from games.engine.registry import register
+
+from . import combat, rules
+from .core import clone
+from .content import WIZARD, kind
+
+SPEC = GameSpec(name="warlock", title="Warlock", version=1, min_players=2, max_players=6,
+                chance=True, hidden_information=True, simultaneous=True,
+                rulebook="warlock.de.md")
+
+ACTION_KEYS = {"decide": {"type", "choice"}, "pick": {"type", "victim"}, "swap": {"type", "card"},
+               "stop": {"type"}, "return": {"type"}, "wait": {"type"}, "attack": {"type", "cards"},
+               "mock": {"type"}, "defend": {"type", "cards"},
+               "conjure": {"type", "cards", "as"}, "influence": {"type", "choice"},
+               "redirect": {"type", "victim"}}
+TASK_ACTIONS = {"decide": ("decide",), "pick": ("pick",), "swap": ("swap", "stop"),
+                "learn": ("swap",), "return": ("return", "wait"), "attack": ("attack", "mock"),
+                "defend": ("defend",), "ward": ("defend",), "conjure": ("conjure",),
+                "influence": ("influence",), "redirect": ("redirect",)}
+
+
+@dataclass(frozen=True)
+class Options:
+    """The variants; every default is the rulebook's value or a documented decision."""
+
+    energy: int = option(199, "2, 7: energy at the start (7: more for a longer game)",
+                         min=60, max=999)
+    max_rounds: int = option(40, "D5: the round limit; then the wizards still in the game "
+                             "place by energy", min=1, max=200)
+    double_reflection: str = option("sender", "D2 (5.2.5 vs 5.2.2): on R† the attack flies back "
+                                    "to the wizard who sent it (as in example 5.2.5) or to the "
+                                    "one who cast it", choices=("sender", "caster"))
+    wander_bonus_in_limbo: bool = option(False, "D1 (4.1.3 vs 8.5.4): does a wanderer's creator "
+                                         "banished himself still earn the 30-energy bonus")
+    lone_swap_cost: int = option(3, "D4 (4.3): energy a card swapped in a round without a duel "
+                                 "costs", choices=(0, 3))
+    max_reflections: int = option(8, "D6: reflections in one segment; later ones repel",
+                                  min=0, max=50)
+    max_walk_steps: int = option(12, "D6, D13: cuts and defences in one walk of a wandering "
+                                 "creature", min=1, max=60)
+    wander_threshold: int = option(10, "8.5: the cut that sets a creature wandering",
+                                   min=1, max=15)
+
+
+# -- checking ------------------------------------------------------------------------------------
+
+def _short(value) -> str:
+    """A value as a short text for a reason."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _spelling(action) -> str:
+    """An action as canonical JSON text (True is not 1)."""
+    return json.dumps(action, sort_keys=True)
+
+
+def refusal(state: dict, seat, action) -> str | None:
+    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
+    if type(seat) is not int or seat not in rules.acting_seats(state):
+        return f"seat {_short(seat)} does not act now"
+    if not isinstance(action, dict) or type(action.get("type")) is not str:
+        return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    task = state["tasks"][0]
+    allowed = TASK_ACTIONS[task["kind"]]
+    if action["type"] not in allowed:
+        return (f"{_short(action['type'])} is not possible now ({task['kind']}); "
+                f"possible: {list(allowed)}")
+    if set(action) != ACTION_KEYS[action["type"]]:
+        return f"a {action['type']} action has exactly the keys {sorted(ACTION_KEYS[action['type']])}"
+    legal = rules.options_for(state, task, seat)
+    if _spelling(action) in {_spelling(a) for a in legal}:
+        return None
+    return _why_not(state, seat, action, legal)
+
+
+def _why_not(state: dict, seat: int, action: dict, legal: list) -> str:
+    """A reason a bot author can read for a well-formed but illegal action."""
+    hand, energy = state["hands"][seat], state["energy"][seat]
+    if "cards" in action:
+        cards = action["cards"]
+        if not isinstance(cards, list) or any(type(c) is not str for c in cards):
+            return f"cards must be a list of card ids, got {_short(cards)}"
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            return f"{_short(missing[0])} is not a card in your hand"
+        if len(set(cards)) != len(cards):
+            return "a card can be named only once"
+        if cards and not combat.shape(cards) and kind(cards[0]).role != "witch":
+            return ("one spell is one card, a wielder then a weapon (8.1.2), or the Priest then "
+                    "the Holy Staff (8.4)")
+        if action["type"] in ("attack", "defend") and combat.cost(cards) > energy:
+            return f"that spell costs {combat.cost(cards)} energy, you have {energy} (4.9)"
+        if action["type"] == "attack":
+            return "that is not an attack spell (5.1, 8.3.2, 8.4)"
+        if action["type"] == "defend":
+            return "that spell does not defend against this attack (5.2-5.4)"
+        return "the Witch cannot cast that now (8.3)"
+    if action["type"] == "mock":
+        return "you can attack, so you must (4.1.5)"
+    if action["type"] == "swap":
+        if type(action["card"]) is not str or action["card"] not in hand:
+            return f"{_short(action['card'])} is not a card in your hand"
+        return "you cannot pay for learning a card now (4.7, D3)"
+    if action["type"] == "stop":
+        return "you must learn three cards (4.3)"
+    if action["type"] in ("pick", "redirect"):
+        return f"victim must be one of {[a['victim'] for a in legal]}, got {_short(action['victim'])}"
+    if action["type"] in ("decide", "influence"):
+        return f"choice must be one of {[a['choice'] for a in legal]}, got {_short(action['choice'])}"
+    return f"{_short(action)} is not legal now"
+
+
+# -- views --------------------------------------------------------------------------------------
+
+def _threat_view(threat: dict) -> dict:
+    """A spell in flight as views show it (all public)."""
+    return {"id": threat["id"], "cards": list(threat["cards"]),
+            "spells": [kind(c).key for c in threat["cards"]], "caster": threat["caster"],
+            "sender": threat["sender"], "target": threat["target"], "walking": threat["walking"]}
+
+
+def _decision_view(state: dict) -> dict | None:
+    """The public facts of the decision under way (never a pending choice)."""
+    if not state["tasks"] or state["phase"] == "over":
+        return None
+    task = state["tasks"][0]
+    if task["kind"] not in rules.DECISIONS:
+        return None
+    view = {"kind": task["kind"]}
+    if task["kind"] in rules.SIMULTANEOUS:
+        view["seats"] = list(task["seats"])
+        view["chosen"] = sorted(int(s) for s in state["choices"])
+    else:
+        view["seat"] = task["seat"]
+    if task["kind"] == "defend":
+        view["threats"] = {k: _threat_view(t) for k, t in task["threats"].items()}
+    if task["kind"] in ("ward", "redirect"):
+        view["threat"] = _threat_view(task["threat"])
+    if task["kind"] in ("pick", "redirect"):
+        view["candidates"] = list(task["candidates"])
+    if task["kind"] == "conjure":
+        view.update(use=task["use"], witch=task["witch"])
+        if task.get("threat"):
+            view["threat"] = _threat_view(task["threat"])
+        if task.get("opposing"):
+            view["opposing"] = _threat_view(task["opposing"])
+    if task["kind"] == "influence":
+        view.update(mine=task["mine"], theirs=task["theirs"])
+    if task["kind"] in ("swap", "learn"):
+        view.update(forced=task.get("forced", True), left=task.get("left", 1))
+    return view
+
+
+def public_view(state: dict) -> dict:
+    """What everyone sees: wizards, energy, roles, the circle, spells on the table, the walk,
+    the last cut, the discard pile, the round's record; never a hand, the book or a pending
+    secret choice."""
+    over = state["phase"] == "over"
+    head = state["tasks"][0]["kind"] if state["tasks"] else state["phase"]
+    return {
+        "game": "warlock", "round": state["round"], "segment": state["segment"],
+        "phase": "over" if over else head, "to_act": rules.acting_seats(state),
+        "players": state["players"], "options": dict(state["options"]),
+        "wizards": [None if w is None else {"name": w, "colour": WIZARD[w].colour,
+                                             "points": WIZARD[w].points} for w in state["wizard"]],
+        "energy": list(state["energy"]), "roles": list(state["role"]),
+        "in_game": [not o for o in state["out"]], "forfeited": list(state["forfeited"]),
+        "hand_sizes": [len(h) for h in state["hands"]], "duel_master": state["dm"],
+        "next_duel_master": state["next_dm"], "circle": list(state["circle"]),
+        "exhausted": list(state["exhausted"]),
+        "attacks": [_threat_view(t) for t in state["threats"]],
+        "decision": _decision_view(state),
+        "walks": [{"spell": _threat_view(w["spell"]), "creator": w["creator"],
+                   "sender": w["sender"], "at": w["at"], "quiet": w["quiet"], "steps": w["steps"],
+                   "walking": w["started"]} for w in state["walks"]],
+        "cut": None if state["cut"] is None else dict(state["cut"]),
+        "deck_size": len(state["deck"]), "discard": list(state["discard"]),
+        "log": copy.deepcopy(state["log"]),
+        "scores": None if state["scores"] is None else list(state["scores"]),
+        "end_reason": state["end_reason"],
+    }
+
+
+def _secret_token(state: dict, seat: int) -> str | None:
+    """A string naming the seat's pending secret choice, shown to that seat only."""
+    choice = state["choices"].get(str(seat))
+    if choice is None:
+        return None
+    return f"WL-secret-{seat}-{state['round']}-{state['segment']}-{choice['type']}"
+
+
+def seat_view(state: dict, seat: int) -> dict:
+    """The public view plus the seat's hand and its own pending secret choice."""
+    view = public_view(state)
+    choice = state["choices"].get(str(seat))
+    view.update(seat=seat, hand=list(state["hands"][seat]),
+                my_choice=None if choice is None else {"action": copy.deepcopy(choice),
+                                                       "token": _secret_token(state, seat)})
+    return view
+
+
+# -- the ruleset --------------------------------------------------------------------------------
+
+class Warlock(Ruleset):
+    """The engine contract for Warlock."""
+
+    spec = SPEC
+    Options = Options
+
+    def setup(self, players: int, options: Options | None = None) -> dict:
+        """2: the wizard cards and the deal follow as chance events."""
+        self.check_players(players)
+        if not isinstance(options, Options):
+            options = self.options(options)
+        return rules.new_state(players, dataclasses.asdict(options))
+
+    def next(self, state: dict):
+        """The end, a chance node, or the seats that must act now."""
+        if state["phase"] == "over":
+            return Ended(Result.from_scores(state["scores"],
+                                            last=frozenset(state["forfeited"])))
+        spec = rules.chance_spec(state)
+        if spec is not None:
+            return Chance(spec)
+        return ToAct(tuple(rules.acting_seats(state)))
+
+    def legal_actions(self, state: dict, seat: int) -> list:
+        """Every action of the current decision for ``seat``, in a stable order."""
+        if type(seat) is not int or seat not in rules.acting_seats(state):
+            return []
+        return rules.options_for(state, state["tasks"][0], seat)
+
+    def check(self, state: dict, seat: int, action) -> None:
+        """Raise IllegalAction with a readable reason (see ``refusal``)."""
+        reason = refusal(state, seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def apply(self, state: dict, event: Event) -> dict:
+        """The next state; ``state`` itself is never changed."""
+        if event.kind == "forfeit":
+            new = clone(state)
+            rules.forfeit(new, forfeiting_seat(state["players"], event.seat))
+            return new
+        if event.kind == "chance":
+            outcome = chance.due_outcome(self.next(state), event.payload)
+            new = clone(state)
+            rules.chance_outcome(new, outcome)
+            return new
+        if event.kind != "action":
+            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
+        action = event.payload.get("action")
+        self.check(state, event.seat, action)
+        new = clone(state)
+        rules.decide(new, event.seat, copy.deepcopy(action))
+        return new
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        """What ``seat`` may know; None: the public view."""
+        return public_view(state) if seat is None else seat_view(state, seat)
+
+    def encode(self, state: dict) -> dict:
+        """The state is plain JSON already."""
+        return copy.deepcopy(state)
+
+    def decode(self, data: dict) -> dict:
+        """The inverse of ``encode``."""
+        return copy.deepcopy(data)
+
+    # -- hooks ------------------------------------------------------------------------------
+    def hidden_items(self, state: dict, seat: int | None) -> set[str]:
+        """A seat: its hand and its pending secret choice; None: the spell book."""
+        if seat is None:
+            return set(state["deck"])
+        token = _secret_token(state, seat)
+        return set(state["hands"][seat]) | ({token} if token else set())
+
+    @staticmethod
+    def max_events(players: int, options: Options) -> int:
+        """A true bound on the log (D6): every loop in a round is bounded by the options."""
+        p, r, s = players, options.max_reflections, options.max_walk_steps
+        threats = p + 2 * r                       # each reflection adds at most one spell
+        walk = 3 * (s + 2)                        # cuts, defences and redirects of one walk
+        walks = p * (1 + s)                       # an attack's walk, one nested walk a ward
+        banishments = threats + walks * (s + 2) + 2 * p
+        per_segment = (3 * p                      # returns and learning
+                       + 2 * p + 1                # attacks, Witch spells, 4.2.1
+                       + walks * walk             # walks and nested walks (8.5.7)
+                       + 2 * threats + r          # defences, Witch spells, redirects
+                       + 2 * p)                   # reshuffle slack
+        draws = 6 * (2 * p + 2 * threats + 2 * walks * (s + 2)) + 7 * banishments * 6 + 10 * p
+        per_round = p + p + 4 * p + 6 * per_segment + draws + 1
+        return 2 + 2 * p + 1 + options.max_rounds * per_round
+
+    # -- hooks of the balance benchmark (bench/balance.py) ----------------------------------
+    @staticmethod
+    def seat_roles(state: dict) -> list[str | None]:
+        """What sets the seats apart: their wizards' colours (2)."""
+        return [WIZARD[w].colour if w else None for w in state["wizard"]]
+
+    @staticmethod
+    def seat_positions(state: dict) -> list[int]:
+        """D15: seat 0 is the first duel master and the circle runs in seat order."""
+        return list(range(state["players"]))
+
+    @staticmethod
+    def ended_by_bound(state: dict) -> bool:
+        """D5: the round limit, not the rules, ended the match."""
+        return state.get("end_reason") == "round limit"
+
+    def builtin_bots(self) -> dict[str, type]:
+        """The built-in bots by name."""
+        from .bots import HeuristicBot
+        return {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+register(Warlock())

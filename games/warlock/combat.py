@@ -1,0 +1,147 @@
+"""Warlock combat: which cards make a spell (a *play*), what a play is worth, and what a defence
+does against an attack (rulebook sections 5, 8.1-8.4). Pure functions over card ids.
+
+A play is a list of card ids cast as one spell (5.2): one card; a wielder and a weapon
+([wielder, weapon], 8.1.2, 8.2); the Priest and his Holy Staff ([priest, staff], 8.4); or a
+weapon alone, which the wizard wields himself (8.1.1). A threat is an attack play on its way:
+``{"cards", "caster", "colour", "points", "sender", "target", ...}``; ``colour`` and ``points``
+are the caster's, because a spell's value depends on who cast it (5.2.4), wherever it flies.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .content import PHYSICAL, TABLES, kind
+
+SUCCESS = ("A", "R", "R†")  # what a defence may end in once the colour conditions are read
+
+
+def shape(cards: list[str]) -> str:
+    """"single", "armed" (a weapon the wizard wields himself, 8.1.1), "pair" (wielder and
+    weapon, 8.1.2) or "priest" (Priest with Holy Staff, 8.4); "" for no spell."""
+    roles = [kind(c).role for c in cards]
+    if len(cards) == 1:
+        return "armed" if roles[0] == "weapon" else "single"
+    if len(cards) == 2 and roles == ["wielder", "weapon"]:
+        return "pair"
+    if len(cards) == 2 and roles == ["priest", "staff"]:
+        return "priest"
+    return ""
+
+
+def value(cards: list[str], colour: str, points: int) -> int | None:
+    """5.2.4, 8.1.1, 8.1.2: the combat value of a physical play cast by a wizard of ``colour``
+    with ``points`` combat points; None if it has none (5.3) or is magic."""
+    form = shape(cards)
+    spells = [kind(c) for c in cards]
+    if form == "armed":
+        return points + spells[0].value(colour)
+    if form == "pair":
+        return spells[0].value(colour) + spells[1].value(colour)
+    if form == "single" and spells[0].realm == PHYSICAL:
+        return spells[0].value(colour)
+    return None
+
+
+def row(cards: list[str]) -> tuple[str, str] | None:
+    """The table and row an attack play is fought in (5.2.1, 5.2.3): its own card's; a wielder's
+    unless he carries a Magic Bow (8.1.2); the Priest's for Priest and Staff (8.4); none for an
+    armed wizard, who is fought by combat value only (5.4)."""
+    form = shape(cards)
+    if form == "armed":
+        return None
+    if form == "pair":
+        key = cards[1] if kind(cards[1]).key == "magic-bow" else cards[0]
+        return PHYSICAL, kind(key).key
+    spell = kind(cards[0])
+    return spell.realm, spell.key
+
+
+def table_code(attack: list[str], defence: list[str]) -> str | None:
+    """The table's entry for a one-card defence in the attack's row, if any."""
+    where = row(attack)
+    if where is None or len(defence) != 1:
+        return None
+    table, key = where
+    return TABLES[table].get(key, {}).get(kind(defence[0]).key)
+
+
+def condition_holds(code: str, attack_colour: str, defence_colour: str) -> str | None:
+    """5.7: a conditional code read as "A" when its condition holds, else None."""
+    if code == "AW":
+        return "A" if defence_colour == "white" else None
+    if code == "AS":
+        return "A" if defence_colour == "black" else None
+    if code == "A*":
+        return "A" if attack_colour == "white" else None
+    if code == "A†":
+        return "A" if attack_colour == "black" else None
+    return code
+
+
+def result(threat: dict, defence: list[str], colour: str, points: int) -> str | None:
+    """What ``defence`` (cast by a wizard of ``colour``/``points``) does against ``threat``:
+    "A", "R", "R†" or None (no defence). The four ways of 5.2 in this order: the table entry
+    (5.2.1, 5.2.3), an identical spell (5.2.2, both reflected), an equal or higher combat value
+    (5.2.4); with the exceptions 5.3 (no value: table only) and 5.4 (armed wizard: value only)."""
+    attack = threat["cards"]
+    form = shape(attack)
+    if not shape(defence):
+        return None
+    code = table_code(attack, defence)
+    if code is not None:
+        code = condition_holds(code, threat["colour"], colour)
+        if code is not None:
+            return code
+    attack_value = value(attack, threat["colour"], threat["points"])
+    if form == "single" and len(defence) == 1 and kind(defence[0]) == kind(attack[0]) and (
+            kind(attack[0]).realm != PHYSICAL or attack_value is not None):
+        return "R†"  # 5.2.2; not for a physical spell without value (5.3)
+    defence_value = value(defence, colour, points)
+    if attack_value is not None and defence_value is not None and defence_value >= attack_value:
+        return "A"
+    return None
+
+
+def candidate_plays(hand: list[str]) -> list[list[str]]:
+    """Every play a hand can make, once per distinct card id combination, in a stable order:
+    singles, then wielder+weapon and Priest+Staff pairs."""
+    plays = [[c] for c in hand]
+    for a, b in combinations(hand, 2):
+        for pair in ([a, b], [b, a]):
+            if shape(pair) in ("pair", "priest"):
+                plays.append(pair)
+    return plays
+
+
+def cost(cards: list[str]) -> int:
+    """4.1.6: the energy a play costs (every card of it)."""
+    return sum(kind(c).cost for c in cards)
+
+
+def is_attack(cards: list[str]) -> bool:
+    """5.1, 8.1, 8.4: attack spells, weapons (armed or wielded) and Priest with Staff."""
+    form = shape(cards)
+    if form in ("armed", "pair", "priest"):
+        return True
+    return form == "single" and kind(cards[0]).attack
+
+
+def attack_plays(hand: list[str], energy: int) -> list[list[str]]:
+    """3.3.3, 4.9: the attack plays the wizard can pay for (witch plays are added by the rules
+    module, 8.3.2)."""
+    return [p for p in candidate_plays(hand) if is_attack(p) and cost(p) <= energy]
+
+
+def defence_plays(hand: list[str], energy: int, threat: dict, colour: str, points: int,
+                  *, free: bool = False) -> list[list[str]]:
+    """5.2, 5.5: the plays that would defend against ``threat`` and that the wizard can pay for
+    (``free``: conjured by the Witch, 8.3.1)."""
+    return [p for p in candidate_plays(hand)
+            if (free or cost(p) <= energy) and result(threat, p, colour, points) in SUCCESS]
+
+
+def witch_repels(threat: dict, colour: str) -> bool:
+    """8.3: the Witch herself defends where the magic table lists her."""
+    code = table_code(threat["cards"], ["WL-witch-1"])
+    return code is not None and condition_holds(code, threat["colour"], colour) == "A"

@@ -1,0 +1,214 @@
+"""Warlock state helpers shared by the rules: reading a state, cards, energy, limbo, leaving.
+
+A state is a plain JSON dict (see rules.new_state). Every function here changes the state it is
+given; ``Warlock.apply`` hands the rules a copy (``clone``).
+"""
+from __future__ import annotations
+
+import copy
+
+from .content import HAND_SIZE, WIZARD, kind
+
+LEARNING_FEE = 10      # 4.5
+LEARNING_COST = 3      # 3.3.1, 4.7
+BONUS = 30             # 4.1.3
+RETURN_COST = 30       # 4.8.2, 4.8.4
+TWO_WIZARD_GAP = 50    # 4.2.3
+SEGMENTS = 6           # 3.3.2: segments 1-6, then the balance (7)
+
+
+def alive(state: dict) -> list[int]:
+    """6: the seats still in the game."""
+    return [s for s in range(state["players"]) if not state["out"][s]]
+
+
+def wizard(state: dict, seat: int):
+    """The wizard card a seat drew (2)."""
+    return WIZARD[state["wizard"][seat]]
+
+
+def left_of(state: dict, seat: int, among) -> int | None:
+    """The next seat clockwise (to the left, D15: seat s+1 sits left of s) that is in ``among``."""
+    n = state["players"]
+    for step in range(1, n + 1):
+        other = (seat + step) % n
+        if other in among:
+            return other
+    return None
+
+
+def not_in_limbo(state: dict) -> list[int]:
+    """8.5.5: the wizards a wandering creature may meet."""
+    return [s for s in alive(state) if state["role"][s] != "limbo"]
+
+
+def victim_of(state: dict, seat: int) -> int:
+    """4.1.1: everyone attacks the wizard to his left in the arena."""
+    circle = state["circle"]
+    return circle[(circle.index(seat) + 1) % len(circle)]
+
+
+def stamp(state: dict) -> int:
+    """When something happens, as one number: round and segment (6: the same segment)."""
+    return state["round"] * 10 + state["segment"]
+
+
+def log(state: dict, **entry) -> None:
+    """The public record of this round and the last (views show it). It names spells, never
+    card ids: a card may go back into the book with a reshuffle, and then nobody may know where
+    it is."""
+    state["log"].append({"round": state["round"], "segment": state["segment"], **entry})
+
+
+def names(cards) -> list[str]:
+    """Spell names of cards, for the public record."""
+    return [kind(c).key for c in cards]
+
+
+def discard(state: dict, cards) -> None:
+    """4.1.7: spent spells go to the discard pile."""
+    state["discard"].extend(cards)
+
+
+def owe(state: dict, seat: int, count: int = 1) -> None:
+    """A seat is owed ``count`` cards from the spell book, drawn before anything else happens."""
+    state["owed"].extend([seat] * count)
+
+
+def draw_owed(state: dict) -> bool:
+    """Draw owed cards; False while the book is empty but the discard pile is not (a reshuffle,
+    2, is the next chance event). With both empty the debt lapses (D7)."""
+    while state["owed"]:
+        seat = state["owed"][0]
+        if state["out"][seat]:
+            state["owed"].pop(0)
+            continue
+        if not state["deck"]:
+            if state["discard"]:
+                return False
+            state["owed"] = []
+            return True
+        state["owed"].pop(0)
+        state["hands"][seat].append(state["deck"].pop(0))
+    return True
+
+
+def reshuffle(state: dict, outcome: list[int]) -> None:
+    """2: when the book is used up, the discard pile is shuffled into a new book."""
+    pile = state["discard"]
+    state["deck"], state["discard"] = [pile[i] for i in outcome], []
+    log(state, event="reshuffle", cards=len(pile))
+
+
+def refill(state: dict, seat: int) -> None:
+    """4.8: a banished wizard fills his hand up to seven."""
+    owe(state, seat, max(0, HAND_SIZE - len(state["hands"][seat]) - state["owed"].count(seat)))
+
+
+def take(state: dict, seat: int, cards) -> None:
+    """Cards leave a hand (cast, conjured, learned away)."""
+    for card in cards:
+        state["hands"][seat].remove(card)
+
+
+def pay(state: dict, seat: int, amount: int) -> bool:
+    """4.1.6: pay when casting; D3: energy never goes below zero. True if it is all spent, which
+    banishes the wizard (4.8 b)."""
+    state["energy"][seat] = max(0, state["energy"][seat] - amount)
+    return state["energy"][seat] == 0
+
+
+def banish(state: dict, seat: int, threat: dict | None = None) -> None:
+    """4.1.2, 4.8: into limbo at once: out of the duel, hand refilled to seven; the wizard who
+    directly caused it earns 30 energy (4.1.3) unless 4.1.4 or 8.5.4 says no."""
+    if state["out"][seat] or state["role"][seat] == "limbo":
+        return
+    state["role"][seat], state["banished_at"][seat] = "limbo", state["segment"]
+    if seat in state["circle"]:
+        state["circle"].remove(seat)
+    refill(state, seat)
+    log(state, event="banished", seat=seat)
+    if threat is not None and threat["sender"] != seat:  # nobody earns for banishing himself
+        reward(state, threat)
+
+
+def reward(state: dict, threat: dict) -> None:
+    """4.1.3 the 30-energy bonus to the sender; 4.1.4 none for an attack that spent the caster's
+    whole energy; 8.5.4 a wanderer's creator gets none while in limbo himself (option, D1)."""
+    sender = threat["sender"]
+    if sender is None or state["out"][sender] or threat.get("no_bonus"):
+        return
+    if (threat.get("walking") and sender == threat["caster"] and state["role"][sender] == "limbo"
+            and not state["options"]["wander_bonus_in_limbo"]):
+        return
+    state["energy"][sender] += BONUS
+    log(state, event="bonus", seat=sender, energy=BONUS)
+
+
+def leave(state: dict, seat: int) -> None:
+    """4.8.5, 6: the wizard leaves the game; his cards go to the discard pile."""
+    if state["out"][seat]:
+        return
+    state["out"][seat], state["left_at"][seat], state["role"][seat] = True, stamp(state), "out"
+    discard(state, state["hands"][seat])
+    state["hands"][seat] = []
+    state["owed"] = [s for s in state["owed"] if s != seat]
+    if seat in state["circle"]:
+        state["circle"].remove(seat)
+    log(state, event="left", seat=seat)
+
+
+def leave_if_broke(state: dict) -> None:
+    """4.8.5: a banished wizard who cannot pay 30 energy to return leaves the game at once
+    (D18: a return that would leave him with nothing is no return)."""
+    for seat in alive(state):
+        if state["role"][seat] == "limbo" and state["energy"][seat] <= RETURN_COST:
+            leave(state, seat)
+
+
+def return_from_limbo(state: dict, seat: int) -> None:
+    """4.8.2-4.8.4: back for 30 energy; during the duel he learns for the rest of it (4.8.3)."""
+    pay(state, seat, RETURN_COST)
+    state["role"][seat], state["banished_at"][seat] = "away", None
+    log(state, event="returned", seat=seat)
+
+
+def is_over(state: dict) -> bool:
+    """True once the match has ended (6, D5)."""
+    return state["phase"] == "over"
+
+
+def end_game(state: dict, reason: str) -> None:
+    """6, D25: the last wizard in the game wins; wizards who left in the same segment share a
+    place. D5: at the round limit the wizards still in the game place by energy."""
+    state["phase"], state["tasks"] = "over", []
+    scores = []
+    for seat in range(state["players"]):
+        if state["out"][seat]:
+            scores.append(state["left_at"][seat])
+        else:
+            scores.append(10_000 + (state["energy"][seat] if reason == "round limit" else 0))
+    state["scores"], state["end_reason"] = scores, reason
+
+
+def check_end(state: dict) -> bool:
+    """6: one wizard left (or none, when the last two leave together)."""
+    if not is_over(state) and len(alive(state)) <= 1:
+        end_game(state, "last wizard")
+    return is_over(state)
+
+
+def push(state: dict, *tasks: dict) -> None:
+    """Put tasks in front of the list, in the order given."""
+    state["tasks"][0:0] = list(tasks)
+
+
+def clockwise_from(state: dict, seat: int) -> list[int]:
+    """All seats clockwise from ``seat`` (D15), ``seat`` first."""
+    n = state["players"]
+    return [(seat + i) % n for i in range(n)]
+
+
+def clone(state: dict) -> dict:
+    """A deep copy: apply never changes the state it is given."""
+    return copy.deepcopy(state)

@@ -62,6 +62,9 @@ class Options:
                                   min=0, max=50)
     max_walk_steps: int = option(12, "D6, D13: cuts and defences in one walk of a wandering "
                                  "creature", min=1, max=60)
+    max_walk_depth: int = option(3, "D14 (8.5.7): creatures walking at once (one waiting for "
+                                 "another to return); a creature cast beyond it does not walk",
+                                 min=1, max=6)
     wander_threshold: int = option(10, "8.5: the cut that sets a creature wandering",
                                    min=1, max=15)
 
@@ -197,7 +200,10 @@ def public_view(state: dict) -> dict:
         "decision": _decision_view(state),
         "walks": [{"spell": _threat_view(w["spell"]), "creator": w["creator"],
                    "sender": w["sender"], "at": w["at"], "quiet": w["quiet"], "steps": w["steps"],
-                   "walking": w["started"]} for w in state["walks"]],
+                   "walking": w["started"],
+                   "returns_as": "attack" if w["resume"] is None else w["resume"]["use"],
+                   "defender": None if w["resume"] is None else w["resume"]["seat"]}
+                  for w in state["walks"]],
         "cut": None if state["cut"] is None else dict(state["cut"]),
         "deck_size": len(state["deck"]), "discard": list(state["discard"]),
         "log": copy.deepcopy(state["log"]),
@@ -306,7 +312,9 @@ class Warlock(Ruleset):
         p, r, s = players, options.max_reflections, options.max_walk_steps
         threats = p + 2 * r                       # each reflection adds at most one spell
         walk = 3 * (s + 2)                        # cuts, defences and redirects of one walk
-        walks = p * (1 + s)                       # an attack's walk, one nested walk a ward
+        nested = sum(s ** level for level in range(options.max_walk_depth))
+        walks = (p + threats) * nested            # attack and defence creatures, and (8.5.7)
+        #                                           up to one nested walk per step of a walk
         banishments = threats + walks * (s + 2) + 2 * p
         per_segment = (3 * p                      # returns and learning
                        + 2 * p + 1                # attacks, Witch spells, 4.2.1

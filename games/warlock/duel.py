@@ -94,7 +94,7 @@ def conjure_options(state: dict, task: dict) -> list[dict]:
     seat = task["seat"]
     me = wizard(state, seat)
     hand = [c for c in state["hands"][seat] if kind(c).role != "witch"]
-    if task["use"] == "defence":
+    if task["use"] in ("defence", "ward"):
         threat = task["threat"]
         plays = [[]] if combat.witch_repels(threat, me.colour) else []
         plays += combat.defence_plays(hand, 0, threat, me.colour, me.points, free=True)
@@ -165,7 +165,11 @@ def act_conjure(state: dict, task: dict, action: dict) -> None:
     owe(state, seat, len(cards))
     log(state, event="conjure", seat=seat, spells=names(cards), use=action["as"])
     if task["use"] == "defence":
-        resolve_defence(state, task["threat"], seat, witch + cards, cards or witch)
+        defend_with(state, task["threat"], seat, witch + cards, cards or witch)
+        return
+    if task["use"] == "ward":
+        ward_cast(state, seat, task["threat"], witch + cards, cards or witch, task["reflector"],
+                  spent=False)
         return
     if action["as"] == "defence":
         opposing = task["opposing"]
@@ -187,6 +191,9 @@ def act_conjure(state: dict, task: dict, action: dict) -> None:
 def skip_conjure(state: dict, task: dict) -> None:
     """D12: a Witch whose wizard left (or who has nothing to cast) is discarded."""
     discard(state, [task["witch"]])
+    if task["use"] == "ward":  # undefended after all: as skip_ward (5.6, 8.5.1)
+        skip_ward(state, task)
+        return
     if task["use"] == "defence":
         threat = task["threat"]
         if not state["out"][task["seat"]]:
@@ -277,6 +284,9 @@ def reveal_defences(state: dict, task: dict) -> None:
         if kind(cards[0]).role == "witch":
             follow.append({"kind": "conjure", "seat": seat, "use": "defence", "witch": cards[0],
                            "threat": threat})
+        elif kind(cards[0]).role == "wanderer":  # 8.5: created, it may walk before it defends
+            follow.append({"kind": "defence_walk", "seat": seat, "threat": threat,
+                           "cards": list(cards), "spent": spent})
         else:
             resolve_defence(state, threat, seat, cards)
         if spent:
@@ -287,6 +297,25 @@ def reveal_defences(state: dict, task: dict) -> None:
     for seat, threat in broke:  # 4.1.3: defended with his last energy: banished, 30 to the sender
         banish(state, seat, threat)
     push(state, *follow)
+
+
+def defend_with(state: dict, threat: dict, seat: int, cards: list[str],
+                spell: list[str] | None = None, spent: bool = False) -> None:
+    """5.7, or 8.5: a creature cast as a defence is created like any other and may walk first
+    ("Wann immer eines dieser Wesen erschaffen wird"); it defends when it returns (D14)."""
+    spell = cards if spell is None else spell
+    if kind(spell[0]).role == "wanderer" and can_nest(state):
+        creature = new_threat(state, seat, spell, None, no_bonus=spent)
+        begin_walk(state, creature, resume={"use": "defence", "seat": seat, "threat": threat,
+                                            "cards": list(cards), "spell": list(spell)})
+        return
+    resolve_defence(state, threat, seat, cards, spell)
+
+
+def start_defence_walk(state: dict, task: dict) -> None:
+    """The creator of a creature cast as a defence in the duel cuts (after the other defences
+    of the wave took effect, in seat order)."""
+    defend_with(state, task["threat"], task["seat"], task["cards"], spent=task["spent"])
 
 
 def resolve_defence(state: dict, threat: dict, seat: int, cards: list[str],
@@ -435,7 +464,8 @@ def walk_step(state: dict, task: dict) -> None:
 
 def act_ward(state: dict, task: dict, action: dict) -> None:
     """8.5.1: the defence against a wandering creature is the usual one (paid); its card is
-    replaced from the book. 8.5.7: a creature cast against it may walk first (D14: one level)."""
+    replaced from the book. The Witch conjures her defence next (8.3, D14); a creature cast
+    against it may walk first (8.5.7)."""
     seat, threat, cards = task["seat"], task["threat"], action["cards"]
     take(state, seat, cards)
     owe(state, seat, len(cards))
@@ -444,13 +474,30 @@ def act_ward(state: dict, task: dict, action: dict) -> None:
     if spent:
         banish(state, seat, threat)
     walk_of(state)["steps"] += 1
-    if kind(cards[0]).role == "wanderer" and len(state["walks"]) < 2:
-        spell = new_threat(state, seat, cards, None, no_bonus=spent)
-        begin_walk(state, spell, resume={"seat": seat, "threat": threat, "cards": list(cards),
-                                         "reflector": task["reflector"]})
+    if kind(cards[0]).role == "witch":
+        push(state, {"kind": "conjure", "seat": seat, "use": "ward", "witch": cards[0],
+                     "threat": threat, "reflector": task["reflector"]})
+        return
+    ward_cast(state, seat, threat, cards, cards, task["reflector"], spent)
+
+
+def can_nest(state: dict) -> bool:
+    """8.5.7 lets a creature walk while others wait; D14 bounds how many wait at once."""
+    return len(state["walks"]) < state["options"]["max_walk_depth"]
+
+
+def ward_cast(state: dict, seat: int, threat: dict, cards: list[str], spell: list[str],
+              reflector: int | None, spent: bool) -> None:
+    """The defence laid against a walking creature takes effect, or (8.5.7) a creature cast as
+    that defence walks first and defends when it returns."""
+    if kind(spell[0]).role == "wanderer" and can_nest(state):
+        creature = new_threat(state, seat, spell, None, no_bonus=spent)
+        begin_walk(state, creature, resume={"use": "ward", "seat": seat, "threat": threat,
+                                            "cards": list(cards), "spell": list(spell),
+                                            "reflector": reflector})
         return
     discard(state, cards)
-    ward_result(state, seat, threat, cards)
+    ward_result(state, seat, threat, spell)
 
 
 def ward_result(state: dict, seat: int, threat: dict, cards: list[str]) -> None:
@@ -462,7 +509,10 @@ def ward_result(state: dict, seat: int, threat: dict, cards: list[str]) -> None:
         push(state, {"kind": "step"})
         return
     me = wizard(state, seat)
-    code = combat.result(threat, cards, me.colour, me.points)
+    if kind(cards[0]).role == "witch":
+        code = "A"  # 8.3: the Witch repels alone where the magic table lists her
+    else:
+        code = combat.result(threat, cards, me.colour, me.points)
     log(state, event="warded", seat=seat, code=code)
     if code in ("R", "R†") and state["reflections"] < state["options"]["max_reflections"]:
         state["reflections"] += 1
@@ -495,10 +545,17 @@ def end_walk(state: dict, returned: bool, walked: bool = True) -> None:
     spell, resume = walk["spell"], walk["resume"]
     if walked:
         log(state, event="walk ended", threat=spell["id"], returned=returned)
+    if resume is not None and resume["use"] == "defence":
+        seat, threat = resume["seat"], resume["threat"]
+        if returned and seat in state["circle"]:
+            resolve_defence(state, threat, seat, resume["cards"], resume["spell"])
+        else:  # D14: its defender left the duel (or the arena is empty): both spells are spent
+            discard(state, resume["cards"] + threat["cards"])
+        return
     if resume is not None:
         discard(state, resume["cards"])
         if returned:
-            ward_result(state, resume["seat"], resume["threat"], resume["cards"])
+            ward_result(state, resume["seat"], resume["threat"], resume["spell"])
         else:
             end_walk(state, returned=False)  # the arena is empty for the outer creature too
         return

@@ -20,7 +20,8 @@ from .core import (LEARNING_COST, LEARNING_FEE, RETURN_COST, TWO_WIZARD_GAP, ali
 from .duel import (act_conjure, act_influence, act_redirect, act_return, act_ward, after_cut,
                    attack_options, conjure_options, cut_source, defence_options, meet,
                    reveal_attacks, reveal_defences, skip_conjure, skip_redirect, skip_ward,
-                   start_duel_step, start_segment, start_walk, start_wave, walk_step, wave_end)
+                   start_defence_walk, start_duel_step, start_segment, start_walk, start_wave, walk_step,
+                   wave_end)
 
 SIMULTANEOUS = ("decide", "attack", "defend")
 DECISIONS = SIMULTANEOUS + ("pick", "swap", "return", "learn", "conjure", "influence",
@@ -131,7 +132,7 @@ def options_for(state: dict, task: dict, seat: int | None = None) -> list[dict]:
     if kind_ in ("defend", "ward"):
         threat = task["threats"][str(seat)] if kind_ == "defend" else task["threat"]
         return [{"type": "defend", "cards": p}
-                for p in defence_options(state, seat, threat, witch=kind_ == "defend")]
+                for p in defence_options(state, seat, threat, witch=True)]
     if kind_ == "conjure":
         return conjure_options(state, task)
     if kind_ == "influence":
@@ -358,7 +359,8 @@ def balance(state: dict, task: dict) -> None:
 
 AUTOMATIC = {"round": start_round, "round_end": end_round, "segment": start_segment,
              "duel": start_duel_step, "meet": meet, "wave": start_wave, "wave_end": wave_end,
-             "balance": balance, "walk": start_walk, "step": walk_step}
+             "balance": balance, "walk": start_walk, "step": walk_step,
+             "defence_walk": start_defence_walk}
 REVEAL = {"decide": reveal_decisions, "attack": reveal_attacks, "defend": reveal_defences}
 ACT = {"pick": act_pick, "swap": act_swap, "learn": act_swap, "return": act_return,
        "conjure": act_conjure, "influence": act_influence, "redirect": act_redirect,

@@ -825,10 +825,11 @@ def test_warlock_8_4_the_priest_with_the_holy_staff_is_one_magic_attack():
 
 # -- 8.5 wandering creatures -----------------------------------------------------------------
 
-def walking_giant(hands, *, energy=None, circle=(0, 1), wizards=THREE, roles=None):
+def walking_giant(hands, *, energy=None, circle=(0, 1), wizards=THREE, roles=None, options=None):
     """Seat 0 attacks seat 1 with a Giant in segment 1, the other duellists with their first
     spell; learners learn away the last card of their hand (give them a filler there)."""
-    state = position(list(wizards), hands, circle=list(circle), energy=energy, roles=roles)
+    state = position(list(wizards), hands, circle=list(circle), energy=energy, roles=roles,
+                     options=options)
     while task(state) in ("learn", "attack"):
         for seat in R.next(state).seats:
             legal = R.legal_actions(state, seat)
@@ -1017,14 +1018,75 @@ def test_warlock_8_5_7_a_creature_cast_against_a_wandering_creature_walks_first(
     assert [t["target"] for t in state["threats"] if t["cards"] == [c("goblins")]] == [1]
 
 
-def test_warlock_D14_a_creature_cast_as_a_defence_in_the_duel_does_not_wander():
-    """D14: a creature cast as a defence against an ordinary attack defends like any spell; only
-    against a walking creature does it walk (8.5.7)."""
+def test_warlock_8_5_a_creature_cast_as_a_defence_in_the_duel_walks_before_it_defends():
+    """8.5: "Wann immer eines dieser Wesen erschaffen wird, kann es geschehen, daß es sich
+    selbständig macht" — also a creature cast as a defence (D14). Thulsa's Giant, cast against
+    Quorm's Trolls, cuts high and walks; both cut low, it returns and repels the Trolls."""
     t = threat([c("trolls")], 0, 1, "white")  # 5
     state = position(["quorm", "thulsa"], [[c("crows")], [c("giant"), c("crows", 2)]],
                      threats=[t], segment=1)
     state = act(state, 1, defend(c("giant")))
-    assert walk(state) is None and state["threats"] == []
+    assert task(state) == "cut" and walk(state)["creator"] == 1
+    assert walk(state)["resume"]["use"] == "defence" and state["threats"] == []
+    public = R.view(state, None)["walks"]
+    assert [(w["returns_as"], w["defender"]) for w in public] == [("defence", 1)]
+    state = cut(state, high=True)   # it wanders, first to Quorm (Thulsa's left)
+    assert walk(state)["at"] == 0 and walk(state)["started"]
+    state = cut(state, high=False)  # Quorm
+    state = cut(state, high=False)  # Thulsa: all not in limbo cut low (8.5.3): it returns
+    assert state["walks"] == [] and state["threats"] == []
+    assert {c("trolls"), c("giant")} <= set(state["discard"])
+    assert [e["event"] for e in state["log"] if e["event"] in ("wanders", "walk ended", "repelled")] \
+        == ["wanders", "walk ended", "repelled"]
+
+
+def test_warlock_8_5_a_defending_creature_that_cuts_low_defends_at_once():
+    """8.5: below 10 the creature does not walk: the defence takes effect at once."""
+    t = threat([c("trolls")], 0, 1, "white")
+    state = position(["quorm", "thulsa"], [[c("crows")], [c("giant"), c("crows", 2)]],
+                     threats=[t], segment=1)
+    state = cut(act(state, 1, defend(c("giant"))), high=False)
+    assert state["walks"] == [] and state["threats"] == []
+    assert [e["event"] for e in state["log"] if e["event"] in ("wanders", "repelled")] == ["repelled"]
+
+
+def test_warlock_8_5_7_creatures_nest_three_deep_and_return_in_order():
+    """8.5.7: a wandering creature cast against a wandering creature "muß abgewickelt werden,
+    bevor der erste wandernde Zauber an seinen Platz im Duell zurückkehrt" — at any depth up to
+    ``max_walk_depth`` (D14). Quorm's Goblins meet Thulsa's Giant, which meets Anvar's Witch
+    conjuring a Dragon (8.3, free); the Dragon returns first, then the Giant, then the Goblins."""
+    hands = [[c("goblins")], [c("crows"), c("giant")], [c("witch"), c("dragon"), FILLER[0]]]
+    state = walking_giant(hands, circle=(0, 1))
+    state = cut(state, high=True)   # the Goblins wander, to Thulsa
+    state = cut(state, high=True)
+    state = act(state, 1, defend(c("giant")))
+    state = cut(state, high=True)   # the Giant wanders, to Anvar
+    state = cut(state, high=True)
+    assert R.legal_actions(state, 2) == [defend(c("dragon")), defend(c("witch"))]
+    state = act(state, 2, defend(c("witch")))
+    assert task(state) == "conjure" and R.view(state, 2)["decision"]["use"] == "ward"
+    assert R.legal_actions(state, 2) == [{"type": "conjure", "cards": [c("dragon")], "as": "defence"}]
+    energy = state["energy"][2]
+    state = act(state, 2, {"type": "conjure", "cards": [c("dragon")], "as": "defence"})
+    assert len(state["walks"]) == 3 and state["energy"][2] == energy  # 8.3.1: free
+    state = cut(state, high=True)   # the Dragon wanders, to Quorm
+    for _ in range(3):
+        state = cut(state, high=False)
+    assert state["walks"] == []
+    assert [(e["event"], e.get("seat")) for e in state["log"] if e["event"] in ("warded", "walk ended")] \
+        == [("walk ended", None), ("warded", 2), ("walk ended", None), ("warded", 1), ("walk ended", None)]
+    assert [t["target"] for t in state["threats"] if t["cards"] == [c("goblins")]] == [1]
+
+
+def test_warlock_D14_option_max_walk_depth_bounds_nesting():
+    """D14: with ``max_walk_depth=1`` a creature cast against a walking creature defends at once."""
+    hands = [[c("goblins")], [c("crows"), c("giant")], [c("wings"), FILLER[0]]]
+    state = walking_giant(hands, circle=(0, 1), options={"max_walk_depth": 1})
+    state = cut(state, high=True)
+    state = cut(state, high=True)
+    state = act(state, 1, defend(c("giant")))
+    assert state["walks"] == [] and c("giant") in state["discard"]
+    assert [e["code"] for e in state["log"] if e["event"] == "warded"] == ["A"]
 
 
 def test_warlock_D14_a_double_reflection_against_a_creature_sends_it_on_like_R():

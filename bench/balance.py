@@ -64,7 +64,7 @@ def run(*, games: int = 1000, names: list[str] | None = None) -> dict:
         name = ruleset.spec.name
         if names and name not in names:
             continue
-        for players in range(ruleset.spec.min_players, min(ruleset.spec.max_players, 4) + 1):
+        for players in range(ruleset.spec.min_players, ruleset.spec.max_players + 1):
             started = time.perf_counter()
             jobs = [(name, players, i) for i in range(games)]
             with multiprocessing.get_context("fork").Pool(2) as pool:

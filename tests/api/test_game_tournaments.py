@@ -1,6 +1,7 @@
-"""The newer games in tournaments: a free-for-all pod tournament of Imperial Twing bots at four
-seats, from `manage.py tournament` and through the API with uploaded bots (run in the sandbox)
-among the built-in ones. Every match of each ends and its log validates."""
+"""The newer games in tournaments: free-for-all pod tournaments of Imperial Twing bots at four
+seats and of Warlock bots at six, from `manage.py tournament` and through the API with uploaded
+bots (run in the sandbox) among the built-in ones. Every match of each ends and its log
+validates."""
 from pathlib import Path
 
 from django.core.management import call_command
@@ -14,13 +15,14 @@ from .conftest import make_user, token_client
 
 RANDOM_BOT = (Path(__file__).resolve().parents[2] / "examples" / "bots" / "random_bot.py").read_bytes()
 TWING = "imperial-twing"
+WARLOCK = "warlock"
 
 
-def all_matches_end_and_validate(tournament) -> int:
-    matches = Match.objects.filter(ruleset=TWING)
+def all_matches_end_and_validate(tournament, game=TWING, seats=4) -> int:
+    matches = Match.objects.filter(ruleset=game, pairing_game__pairing__tournament=tournament)
     assert matches.exists()
     for match in matches:
-        assert match.status == Match.Status.ENDED and match.players == 4
+        assert match.status == Match.Status.ENDED and match.players == seats
         assert match_validate(match=match).ok, f"match {match.pk} does not validate"
     return matches.count()
 
@@ -59,5 +61,48 @@ def test_it_runs_an_imperial_twing_pod_tournament_through_the_api(db, django_cap
     assert sorted(s["bot"] for s in standings) == ["alice-orn", "bob-orn", "heuristic", "random"]
     assert all_matches_end_and_validate(Tournament.objects.get(pk=tid)) == 1
     match = Match.objects.get(ruleset=TWING)
+    kinds = list(match.events.values_list("kind", flat=True))
+    assert "forfeit" not in kinds and kinds.count("action") > 50  # the uploaded bots played
+
+
+def test_it_runs_a_six_wizard_warlock_pod_tournament_from_the_command(db, capsys):
+    call_command("tournament", "--game", WARLOCK, "--format", "pods", "--entrants", "12",
+                 "--format-settings", '{"seats": 6, "min_seats": 6, "advance": 3}')
+    out = capsys.readouterr().out
+    tournament = Tournament.objects.get()
+    assert tournament.status == Tournament.Status.FINISHED and tournament.game == WARLOCK
+    assert "Standings" in out and "round 2" in out
+    assert all_matches_end_and_validate(tournament, WARLOCK, seats=6) == 3  # two pods, the final
+
+
+def test_it_runs_a_six_wizard_warlock_pod_tournament_through_the_api(
+        db, django_capture_on_commit_callbacks, eager_tasks):
+    organiser = token_client(make_user("merlin"))
+    response = organiser.post("/api/tournaments/", {
+        "name": "Limbo cup", "game": WARLOCK, "format": "pods",
+        "format_settings": {"seats": 6, "advance": 1}, "time_control": {"move_ms": 2000}},
+        format="json")
+    assert response.status_code == 201, response.json()
+    tid = response.json()["id"]
+    owners = ("alice", "bob", "carol", "dave")
+    for owner in owners:
+        client = token_client(make_user(owner))
+        bot = bot_create(owner=client.user, name=f"{owner}-wl", game=WARLOCK)
+        bot_version_upload(bot=bot, filename="random_bot.py", content=RANDOM_BOT)
+        assert client.post(f"/api/tournaments/{tid}/entries/", {"bot": bot.pk},
+                           format="json").status_code == 201
+    for version in builtin_bot_versions(game=WARLOCK).values():
+        assert organiser.post(f"/api/tournaments/{tid}/entries/", {"bot": version.bot.pk},
+                              format="json").status_code == 201
+    with django_capture_on_commit_callbacks(execute=True):
+        started = organiser.post(f"/api/tournaments/{tid}/start/")
+    assert started.status_code == 200, started.json()
+    assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
+    standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()
+    assert sorted(s["bot"] for s in standings) == sorted(
+        [f"{o}-wl" for o in owners] + ["heuristic", "random"])
+    tournament = Tournament.objects.get(pk=tid)
+    assert all_matches_end_and_validate(tournament, WARLOCK, seats=6) == 1
+    match = Match.objects.get(ruleset=WARLOCK)
     kinds = list(match.events.values_list("kind", flat=True))
     assert "forfeit" not in kinds and kinds.count("action") > 50  # the uploaded bots played

@@ -189,7 +189,7 @@ def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live
     _shot(page, "viewer-sorcado-full-end")
 
 
-def _twing_steps(match):
+def _replay_steps(match):
     """(record, state after it) for every step of ``match``, as the viewer's frames are."""
     records = match_records(match=match)
     folder = Folder(records[0])
@@ -217,7 +217,7 @@ def test_it_renders_an_imperial_twing_replay_in_every_perspective(page, live_ser
                                    options={"turn_limit": 60}, seed=bytes(range(32)))
         match.refresh_from_db()
         assert match.status == Match.Status.ENDED
-        ruleset, steps = _twing_steps(match)
+        ruleset, steps = _replay_steps(match)
         logged = " ".join(str(record["payload"]) for record, _ in steps)
 
         def secrets(state):
@@ -293,6 +293,143 @@ def test_it_renders_an_imperial_twing_replay_in_every_perspective(page, live_ser
     if final["last_fight"]:
         assert page.locator("#board g.tfight.last").count() == 1
     _shot(page, "viewer-imperial-twing-end")
+
+
+def _warlock_log_shown(view):
+    """The record the board shows: the entries of the view's round (else of the last round
+    logged), at most the last 24."""
+    log = view["log"]
+    entries = [e for e in log if e["round"] == view["round"]]
+    if not entries and log:
+        entries = [e for e in log if e["round"] == log[-1]["round"]]
+    return entries[-24:]
+
+
+def test_it_renders_a_warlock_replay_in_every_perspective(page, live_server, live_db):
+    # A step at which a creature is on its walk, with cards in the hands of seats 0 and 1. A
+    # match's chance depends on its random id; about a third of matches have no such step (the
+    # creators cut low), so another match is played (twelve in a row without one: about 2 in a
+    # million).
+    for _ in range(12):
+        match = match_play_builtin(ruleset="warlock", bots=["heuristic", "random", "random"],
+                                   seed=bytes(range(32)))
+        match.refresh_from_db()
+        assert match.status == Match.Status.ENDED
+        ruleset, steps = _replay_steps(match)
+        views = [ruleset.view(state, None) for _, state in steps]
+        walking = [i for i, view in enumerate(views)
+                   if any(w["walking"] for w in view["walks"])
+                   and steps[i][1]["hands"][0] and steps[i][1]["hands"][1]]
+        if walking:
+            break
+    assert walking, "no step with a walking creature in twelve matches"
+    events = len(steps)
+    step = walking[len(walking) // 2]
+    state, view = steps[step][1], views[step]
+
+    def hand_cards():
+        return sorted(c for hand in state["hands"] for c in hand)
+
+    _open(page, f"{live_server.url}/matches/{match.pk}/")
+    assert _counter(page) == f"step 0 / {events - 1}"
+    assert page.locator("#board.warlock").count() == 1
+    assert page.locator("#board g.wl-token").count() == 3
+    assert page.locator("#board g.wl-seat").count() == 3
+    # In the middle of the match: the round, the segment and that round's record.
+    middle = events // 2
+    page.locator("#slider").fill(str(middle))
+    assert _counter(page) == f"step {middle} / {events - 1}"
+    mid = views[middle]
+    assert page.locator("#board g.wl-segments").get_attribute("data-segment") == str(mid["segment"])
+    assert page.locator("#board g.wl-seg.current").get_attribute("data-segment") == str(mid["segment"])
+    assert f"round {mid['round']} · segment {mid['segment']}" in page.text_content("#board")
+    assert page.locator("#board g.wl-entry").count() == len(_warlock_log_shown(mid))
+    # At the walk, in public: the circle, the duel master, roles and energy, the spells in
+    # flight, each walk with its creature, creator and next seat; hands only as card backs.
+    page.locator("#slider").fill(str(step))
+    assert _counter(page) == f"step {step} / {events - 1}"
+    board = page.text_content("#board")
+    assert f"segment {view['segment']}" in board
+    assert page.locator("#board g.wl-seg.current").get_attribute("data-segment") == str(view["segment"])
+    circle = view["circle"]
+    assert page.locator("#board g.wl-link").count() == (len(circle) if len(circle) >= 2 else 0)
+    for k, seat in enumerate(circle if len(circle) >= 2 else []):
+        after = circle[(k + 1) % len(circle)]
+        assert page.locator(f"#board g.wl-link[data-from='{seat}'][data-to='{after}']").count() == 1
+    if view["duel_master"] is not None:
+        assert page.locator(f"#board g.wl-token[data-seat='{view['duel_master']}'] .wl-dm").count() == 1
+    assert page.locator("#board g.wl-token .wl-dm").count() == int(view["duel_master"] is not None)
+    for seat in range(3):
+        token = page.locator(f"#board g.wl-token[data-seat='{seat}']")
+        assert token.get_attribute("data-role") == (view["roles"][seat] or "deciding")
+        assert token.locator(".wl-token-energy").text_content().startswith(f"{view['energy'][seat]} ")
+        assert view["wizards"][seat]["name"].capitalize() in token.text_content()
+    for attack in view["attacks"]:
+        if not attack["walking"] and attack["sender"] != attack["target"]:
+            arrow = page.locator(f"#board g.wl-attack[data-id='{attack['id']}']")
+            assert arrow.get_attribute("data-from") == str(attack["sender"])
+            assert arrow.get_attribute("data-to") == str(attack["target"])
+    assert page.locator("#board g.wl-walk").count() == len(view["walks"])
+    assert page.locator("#board g.wl-walk-marker").count() == len(view["walks"])
+    for walk in view["walks"]:
+        row = page.locator(f"#board g.wl-walk[data-id='{walk['spell']['id']}']")
+        assert row.get_attribute("data-at") == str(walk["at"])
+        assert row.get_attribute("data-creator") == str(walk["creator"])
+        text = row.text_content()
+        assert all(spell in text for spell in walk["spell"]["spells"])
+        assert view["wizards"][walk["creator"]]["name"].capitalize() in text
+        assert f"returns as {'the attack' if walk['returns_as'] == 'attack' else 'a ' + walk['returns_as']}" in text
+        if walk["walking"]:
+            assert f"turns to {view['wizards'][walk['at']]['name'].capitalize()} ({walk['at']}) next" in text
+    if view["cut"]:
+        assert page.locator(f"#board g.wl-cut[data-seat='{view['cut']['seat']}']").count() == 1
+        assert f"{view['cut']['spell']}, {view['cut']['number']}" in board
+    shown = _warlock_log_shown(view)
+    assert page.locator("#board g.wl-entry").count() == len(shown)
+    coded = [e for e in shown if e["event"] in ("repelled", "reflected", "double reflection", "undefended", "warded")]
+    assert page.locator("#board g.wl-entry .wl-pill.code").count() == len(coded)
+    assert page.locator("#board g.wl-seat.hand-shown").count() == 0
+    assert page.locator("#board g.wl-card.hand").count() == 0
+    for seat in range(3):
+        backs = page.locator(f"#board g.wl-seat[data-seat='{seat}'] g.wl-backs")
+        assert backs.get_attribute("data-count") == str(len(state["hands"][seat]))
+    assert not [c for c in hand_cards() if c in _seen(page)]
+    _shot(page, "viewer-warlock-walk")
+    # Seat 0 sees its own hand by name and seat 1's only as card backs.
+    page.select_option("#perspective", "0")
+    page.wait_for_selector("#viewer[data-perspective='0']")
+    assert _counter(page) == f"step {step} / {events - 1}"
+    assert page.locator("#board.warlock").count() == 1
+    assert page.locator("#board g.wl-seat.hand-shown").count() == 1
+    own = page.locator("#board g.wl-seat[data-seat='0'].hand-shown g.wl-card.hand")
+    assert sorted(own.nth(i).get_attribute("data-card") for i in range(own.count())) == sorted(state["hands"][0])
+    for card in state["hands"][0]:  # its spell by name, e.g. WL-holy-staff-2 as "holy" "staff"
+        face = page.locator(f"#board g.wl-seat[data-seat='0'] g.wl-card[data-card='{card}'] text.wl-card-name")
+        assert face.all_text_contents() == card[3:card.rindex("-")].split("-", 1)
+    seen = _seen(page)
+    assert all(c in seen for c in state["hands"][0])
+    assert not [c for c in state["hands"][1] + state["hands"][2] if c in seen]
+    assert page.locator("#board g.wl-seat[data-seat='1'] g.wl-backs").get_attribute("data-count") == str(len(state["hands"][1]))
+    assert page.locator("#board g.wl-walk").count() == len(view["walks"])
+    _shot(page, "viewer-warlock-seat0")
+    # The full perspective of the finished match shows every hand.
+    page.select_option("#perspective", "full")
+    page.wait_for_selector("#viewer[data-perspective='full']")
+    assert page.locator("#board g.wl-seat.hand-shown").count() == 3
+    assert all(c in _seen(page) for c in hand_cards())
+    # At the end: match over, the reason and every seat's score.
+    page.select_option("#perspective", "public")
+    page.wait_for_selector("#viewer[data-perspective='public']")
+    page.locator("body").press("End")
+    assert _counter(page) == f"step {events - 1} / {events - 1}"
+    final = views[-1]
+    assert final["scores"] is not None
+    board = page.text_content("#board")
+    assert f"match over: {final['end_reason']}" in board
+    assert page.locator("#board g.wl-result").count() == 1
+    for seat, score in enumerate(final["scores"]):
+        assert f"score {score}" in page.text_content(f"#board g.wl-result text[data-seat='{seat}']")
+    _shot(page, "viewer-warlock-end")
 
 
 def _play_out(tournament):

@@ -551,6 +551,506 @@
     return rows;
   };
 
+  /* -- Warlock: the wizards round the table, the circle of duellists and the spells between
+   * them, a wanderer's walk, the seats with energy and hands, the round's record ------------- */
+  var WL = {W: 900, PAD: 10, CW: 52, CH: 40, GAP: 4, R: 120, T: 36, LEFT: 400};
+  /* The spell book's magic half and its wanderers (docs/rules/warlock.md, content); the rest is
+   * physical. Only for the look of a card: the view names every spell already. */
+  var WL_MAGIC = ["lightning", "thunderclap", "cannon", "darkness", "invisibility", "petrify", "vacuum",
+                  "wings", "shield", "mirror", "witch", "priest", "holy-staff"];
+  var WL_WANDERERS = ["goblins", "trolls", "giant", "dragon"];
+  var WL_ROLE = {duel: "duels", learn: "learns", limbo: "in limbo", away: "back from limbo",
+                 out: "out of the game"};
+  var WL_PHASE = {decide: "decide in secret: duel or learn", pick: "picks a victim", swap: "swaps a card",
+                  learn: "learns a card", "return": "may return from limbo", attack: "attack in secret",
+                  conjure: "chooses what the Witch casts", influence: "lets the spells pass or defends",
+                  defend: "defend in secret", redirect: "names the reflected spell's victim",
+                  ward: "wards off the creature", cut: "a cut of the spell book"};
+  var WL_CODE = {repelled: "A", reflected: "R", "double reflection": "R†", undefended: "—"};
+
+  function wlSpell(id) { var m = /^WL-(.+)-\d+$/.exec(id || ""); return m ? m[1] : String(id); }
+  function wlCopy(id) { var m = /-(\d+)$/.exec(id || ""); return m ? m[1] : ""; }
+  function wlTitle(word) { return word ? word.charAt(0).toUpperCase() + word.slice(1) : ""; }
+  function wlWho(view, ctx, seat) {
+    var w = view.wizards && view.wizards[seat];
+    return w ? wlTitle(w.name) + " (" + seat + ")" : seatName(ctx, seat);
+  }
+  function wlSegment(segment) {
+    return segment === 0 ? "before the duel" : segment === 7 ? "the balance" : "duel segment " + segment;
+  }
+  function wlSpellsText(keys) { return (keys || []).join(" + "); }
+
+  /* One spell card face up: its spell in one or two lines and its copy; the id as tooltip. */
+  function wlCard(parent, x, y, id, cls) {
+    var key = wlSpell(id), magic = WL_MAGIC.indexOf(key) >= 0;
+    var g = el(parent, "g", {"class": "wl-card " + (magic ? "magic" : "physical") +
+                             (WL_WANDERERS.indexOf(key) >= 0 ? " wanderer" : "") + (cls ? " " + cls : ""),
+                             "data-card": id});
+    el(g, "title", {}, id);
+    el(g, "rect", {x: x, y: y, width: WL.CW, height: WL.CH, rx: 4});
+    el(g, "text", {x: x + 4, y: y + 9, "class": "wl-card-mark"}, magic ? "magic" : "phys.");
+    el(g, "text", {x: x + WL.CW - 4, y: y + 9, "class": "wl-card-mark end"}, wlCopy(id));
+    var dash = key.indexOf("-"), lines = dash > 0 ? [key.slice(0, dash), key.slice(dash + 1)] : [key];
+    lines.forEach(function (line, k) {
+      var attrs = {x: x + WL.CW / 2, y: y + (lines.length === 1 ? 27 : 22 + k * 10), "class": "wl-card-name"};
+      if (line.length > 8) { attrs.textLength = WL.CW - 6; attrs.lengthAdjust = "spacingAndGlyphs"; }
+      el(g, "text", attrs, line);
+    });
+    return g;
+  }
+  function wlCardRows(parent, x, y, ids, per, cls) {
+    ids.forEach(function (id, k) {
+      wlCard(parent, x + (k % per) * (WL.CW + WL.GAP), y + Math.floor(k / per) * (WL.CH + WL.GAP), id, cls);
+    });
+    return Math.max(1, Math.ceil(ids.length / per)) * (WL.CH + WL.GAP);
+  }
+  function wlPill(parent, x, y, text, cls) {
+    var w = text.length * 5.6 + 12;
+    el(parent, "rect", {x: x, y: y, width: w, height: 15, rx: 7.5, "class": "wl-pill " + (cls || "")});
+    el(parent, "text", {x: x + w / 2, y: y + 11, "class": "wl-pill-text " + (cls || "")}, text);
+    return w;
+  }
+
+  /* An arrow from token a to token b, bent by ``bend``; returns its group and its middle. */
+  function wlArrow(parent, a, b, bend, attrs, centre) {
+    var dx = b.x - a.x, dy = b.y - a.y, len = Math.sqrt(dx * dx + dy * dy) || 1;
+    var ux = dx / len, uy = dy / len, cut = WL.T + 6;
+    var x1 = a.x + ux * cut, y1 = a.y + uy * cut, x2 = b.x - ux * cut, y2 = b.y - uy * cut;
+    // Bent away from the centre (if given), so labels sit by the rim and the middle stays free.
+    if (centre && -uy * ((a.x + b.x) / 2 - centre.x) + ux * ((a.y + b.y) / 2 - centre.y) < -1) bend = -bend;
+    var mx = (x1 + x2) / 2 - uy * bend, my = (y1 + y2) / 2 + ux * bend;
+    var g = el(parent, "g", attrs);
+    el(g, "path", {d: "M" + x1 + "," + y1 + " Q" + mx + "," + my + " " + x2 + "," + y2, "class": "wl-line"});
+    var tx = x2 - mx, ty = y2 - my, tl = Math.sqrt(tx * tx + ty * ty) || 1;
+    tx /= tl; ty /= tl;
+    el(g, "path", {d: "M" + x2 + "," + y2 + " L" + (x2 - tx * 10 - ty * 5) + "," + (y2 - ty * 10 + tx * 5) +
+                   " L" + (x2 - tx * 10 + ty * 5) + "," + (y2 - ty * 10 - tx * 5) + " z", "class": "wl-head"});
+    return {g: g, x: (x1 + x2) / 2 / 2 + mx / 2, y: (y1 + y2) / 2 / 2 + my / 2};
+  }
+
+  /* The spells in flight: the view's attacks and those of the decision under way, by id. */
+  function wlThreats(view) {
+    var seen = {}, list = [];
+    function add(threat, pending) {
+      if (!threat || seen[threat.id]) return;
+      seen[threat.id] = true;
+      list.push({threat: threat, pending: pending});
+    }
+    (view.attacks || []).forEach(function (t) { add(t, false); });
+    var d = view.decision;
+    if (d) {
+      Object.keys(d.threats || {}).forEach(function (k) { add(d.threats[k], true); });
+      add(d.threat, true);
+      add(d.opposing, true);
+    }
+    return list;
+  }
+  function wlThreatNames(view, previous) {
+    var names = {};
+    [previous, view].forEach(function (v) {
+      if (!v) return;
+      wlThreats(v).forEach(function (e) { names[e.threat.id] = wlSpellsText(e.threat.spells); });
+      (v.walks || []).forEach(function (w) { names[w.spell.id] = wlSpellsText(w.spell.spells); });
+    });
+    return names;
+  }
+
+  /* A seat's place at the table: seat s+1 sits to the left of seat s, clockwise (D15). */
+  function wlPlaces(n, cx, cy) {
+    var places = [];
+    for (var s = 0; s < n; s++) {
+      var a = (-90 + s * 360 / n) * Math.PI / 180;
+      places.push({x: cx + WL.R * Math.cos(a), y: cy + WL.R * Math.sin(a), a: a});
+    }
+    return places;
+  }
+  function wlToken(parent, view, ctx, seat, p) {
+    var w = view.wizards[seat], role = view.roles[seat] || "deciding";
+    var acting = (view.to_act || []).indexOf(seat) >= 0;
+    var g = el(parent, "g", {"class": "wl-token role-" + role + (acting ? " acting" : ""), "data-seat": seat,
+                             "data-role": role});
+    el(g, "circle", {cx: p.x, cy: p.y, r: WL.T, stroke: colour(seat),
+                     "class": "wl-disc " + (w ? w.colour : "none")});
+    el(g, "text", {x: p.x, y: p.y - 3, "class": "wl-token-name " + (w ? w.colour : "none")}, w ? wlTitle(w.name) : "?");
+    el(g, "text", {x: p.x, y: p.y + 13, "class": "wl-token-energy " + (w ? w.colour : "none")}, view.energy[seat] + " ⚡");
+    // The seat's name and role outside the table: above a token in the upper half, else below.
+    var up = Math.sin(p.a) < -0.3, label = WL_ROLE[role] || role;
+    el(g, "text", {x: p.x, y: up ? p.y - WL.T - 24 : p.y + WL.T + 13, "class": "wl-token-seat"}, fit(seatName(ctx, seat), 24));
+    wlPill(g, p.x - (label.length * 5.6 + 12) / 2, up ? p.y - WL.T - 20 : p.y + WL.T + 17, label, "role-" + role);
+    if (seat === view.duel_master) {
+      el(g, "circle", {cx: p.x + WL.T * 0.72, cy: p.y - WL.T * 0.72, r: 11, "class": "wl-dm"});
+      el(g, "text", {x: p.x + WL.T * 0.72, y: p.y - WL.T * 0.72 + 4, "class": "wl-dm-text"}, "DM");
+    }
+    if (seat === view.next_duel_master && !(view.phase === "over")) {
+      el(g, "circle", {cx: p.x - WL.T * 0.72, cy: p.y - WL.T * 0.72, r: 11, "class": "wl-next-dm"});
+      el(g, "text", {x: p.x - WL.T * 0.72, y: p.y - WL.T * 0.72 + 4, "class": "wl-dm-text next"}, "next");
+    }
+    return g;
+  }
+
+  /* The arena: the seats round the table, the circle's order (each attacks the next), the
+   * spells in flight from sender to target, and each walking creature before the seat it turns
+   * to next. Returns the height. */
+  function wlArena(parent, view, ctx, top) {
+    var n = view.players, cx = WL.LEFT / 2 + WL.PAD, cy = top + WL.R + WL.T + 44;
+    var places = wlPlaces(n, cx, cy), circle = view.circle || [];
+    var g = el(parent, "g", {"class": "wl-arena"});
+    var h = 2 * WL.R + 2 * WL.T + 110;
+    el(g, "rect", {x: WL.PAD, y: top, width: WL.LEFT, height: h, rx: 8, "class": "wl-arena-box"});
+    el(g, "circle", {cx: cx, cy: cy, r: WL.R, "class": "wl-table"});
+    el(g, "text", {x: WL.PAD + 8, y: top + h - 8, "class": "wl-label"},
+       circle.length ? "circle: " + circle.map(function (s) { return wlWho(view, ctx, s); }).join(" → ") : "no duel under way");
+    var links = el(g, "g", {"class": "wl-links"});
+    if (circle.length >= 2) {
+      circle.forEach(function (s, k) {
+        var t = circle[(k + 1) % circle.length];
+        wlArrow(links, places[s], places[t], 0, {"class": "wl-link", "data-from": s, "data-to": t});
+      });
+    }
+    var flights = el(g, "g", {"class": "wl-flights"}), pairs = {};
+    wlThreats(view).forEach(function (e) {
+      var t = e.threat;
+      if (t.walking || t.sender === t.target) return;  // a walking creature is drawn at its walk
+      var key = t.sender + ">" + t.target, k = pairs[key] = (pairs[key] || 0) + 1;
+      var arrow = wlArrow(flights, places[t.sender], places[t.target], 34 * k + 6,
+                          {"class": "wl-attack" + (e.pending ? " pending" : ""), "data-id": t.id,
+                           "data-from": t.sender, "data-to": t.target}, {x: cx, y: cy});
+      arrow.g.querySelector(".wl-line").setAttribute("stroke", colour(t.sender));
+      arrow.g.querySelector(".wl-head").setAttribute("fill", colour(t.sender));
+      var text = wlSpellsText(t.spells), w = text.length * 5.8 + 12;
+      el(arrow.g, "rect", {x: arrow.x - w / 2, y: arrow.y - 9, width: w, height: 17, rx: 4, "class": "wl-flight-tag"});
+      el(arrow.g, "text", {x: arrow.x, y: arrow.y + 3, "class": "wl-flight-text"}, text);
+    });
+    for (var s = 0; s < n; s++) wlToken(g, view, ctx, s, places[s]);
+    wlWalkMarkers(g, view, ctx, places, cx, cy);
+    return h;
+  }
+  function wlWalkMarkers(parent, view, ctx, places, cx, cy) {
+    (view.walks || []).forEach(function (walk, k) {
+      var seat = walk.walking ? walk.at : walk.creator, p = places[seat];
+      if (!p) return;
+      var d = WL.R - WL.T - 46 - 22 * k, x = cx + d * Math.cos(p.a), y = cy + d * Math.sin(p.a);
+      var g = el(parent, "g", {"class": "wl-walk-marker" + (walk.walking ? " walking" : " waiting"),
+                               "data-at": walk.at, "data-creator": walk.creator});
+      el(g, "line", {x1: x, y1: y, x2: p.x - (WL.T + 4) * Math.cos(p.a), y2: p.y - (WL.T + 4) * Math.sin(p.a),
+                     stroke: colour(walk.sender), "class": "wl-walk-line"});
+      var text = wlSpellsText(walk.spell.spells), w = text.length * 6 + 22;
+      el(g, "rect", {x: x - w / 2, y: y - 10, width: w, height: 20, rx: 10, stroke: colour(walk.creator),
+                     "class": "wl-walk-tag"});
+      el(g, "text", {x: x, y: y + 4, "class": "wl-walk-text"}, "◆ " + text);
+    });
+  }
+
+  /* Who must act now and on what, from the decision's public facts. */
+  function wlStatus(view, ctx) {
+    var d = view.decision, what = WL_PHASE[view.phase] || view.phase;
+    if (view.phase === "over") return "";
+    var walks = view.walks || [], inner = walks[walks.length - 1];
+    if (view.phase === "cut" && inner) {  // 8.5: the creator cuts first, then each seat it turns to
+      return what + ": " + wlWho(view, ctx, inner.walking ? inner.at : inner.creator) + " cuts for the " +
+        wlSpellsText(inner.spell.spells);
+    }
+    if (!d) return (view.to_act || []).length ? what : what + " (automatic)";
+    var who = function (s) { return wlWho(view, ctx, s); };
+    if (d.seats) {
+      var waiting = d.seats.filter(function (s) { return d.chosen.indexOf(s) < 0; });
+      return (WL_PHASE[d.kind] || d.kind) + ": " + (d.chosen.length ? "chosen " + d.chosen.map(who).join(", ") + "; " : "") +
+        (waiting.length ? "waiting for " + waiting.map(who).join(", ") : "all have chosen");
+    }
+    var text = "▶ " + who(d.seat) + " " + (WL_PHASE[d.kind] || d.kind);
+    if (d.kind === "conjure") text += " (as " + d.use + ")";
+    if (d.candidates) text += " among " + d.candidates.map(who).join(", ");
+    if (d.kind === "swap" || d.kind === "learn") text += " (" + d.left + " left" + (d.forced ? "" : ", may stop") + ")";
+    return text;
+  }
+  /* Segments 0 (before the duel) to 7 (the balance), the current one marked. */
+  function wlSegments(parent, view, x, y) {
+    var g = el(parent, "g", {"class": "wl-segments", "data-segment": view.segment});
+    el(g, "text", {x: x, y: y + 15, "class": "wl-label"}, "round " + view.round);
+    for (var s = 0; s <= 7; s++) {
+      var bx = x + 62 + s * 27, now = s === view.segment && view.phase !== "over";
+      var box = el(g, "g", {"class": "wl-seg" + (now ? " current" : s < view.segment ? " past" : ""), "data-segment": s});
+      el(box, "rect", {x: bx, y: y + 2, width: 24, height: 18, rx: 4});
+      el(box, "text", {x: bx + 12, y: y + 15}, s === 7 ? "⚖" : String(s));
+    }
+    el(g, "text", {x: x + 62 + 8 * 27 + 6, y: y + 15, "class": "wl-segment-name"},
+       view.phase === "over" ? "over" : wlSegment(view.segment));
+  }
+
+  /* One seat: its wizard card, energy, role, and hand (face up where the view has it). */
+  function wlSeatHeight(hand, per) {
+    return 48 + (hand ? Math.max(1, Math.ceil(hand.length / per)) * (WL.CH + WL.GAP) : 30) + 6;
+  }
+  function wlSeat(parent, view, ctx, seat, box, hand) {
+    var w = view.wizards[seat], role = view.roles[seat] || "deciding", d = view.decision;
+    var acting = (view.to_act || []).indexOf(seat) >= 0, chosen = d && d.chosen && d.chosen.indexOf(seat) >= 0;
+    var cls = "wl-seat role-" + role + (acting ? " acting" : "") + (hand ? " hand-shown" : "");
+    var g = el(parent, "g", {"class": cls, "data-seat": seat});
+    el(g, "rect", {x: box.x, y: box.y, width: box.w, height: box.h, rx: 8, "class": "wl-seat-box"});
+    el(g, "rect", {x: box.x, y: box.y, width: box.w, height: 24, rx: 8, "class": "wl-seat-head " + (w ? w.colour : "none")});
+    el(g, "circle", {cx: box.x + 13, cy: box.y + 12, r: 6, fill: colour(seat), "class": "seat-dot"});
+    var head = (acting ? "▶ " : "") + fit(seatName(ctx, seat), 22) + " · " +
+      (w ? wlTitle(w.name) + ", " + w.colour + ", ⚔ " + w.points : "no wizard yet");
+    el(g, "text", {x: box.x + 24, y: box.y + 16, "class": "wl-seat-name " + (w ? w.colour : "none")}, head);
+    var label = WL_ROLE[role] || role, rx = box.x + box.w - 8 - (label.length * 5.6 + 12);
+    wlPill(g, rx, box.y + 4, label, "role-" + role);
+    var marks = [];
+    if (seat === view.duel_master) marks.push("DM");
+    if (seat === view.next_duel_master && view.phase !== "over") marks.push("next DM");
+    marks.reverse().forEach(function (m) { rx -= m.length * 5.6 + 16; wlPill(g, rx, box.y + 4, m, "dm"); });
+    // Energy: a bar against the starting energy, and what the seat did this decision.
+    var y = box.y + 30, full = Math.max((view.options || {}).energy || 199, view.energy[seat]);
+    el(g, "text", {x: box.x + 8, y: y + 11, "class": "wl-label"}, "energy");
+    el(g, "rect", {x: box.x + 56, y: y + 2, width: 160, height: 10, rx: 3, "class": "wl-bar"});
+    el(g, "rect", {x: box.x + 56, y: y + 2, width: 160 * view.energy[seat] / full, height: 10, rx: 3,
+                   "class": "wl-bar-fill", "data-energy": view.energy[seat]});
+    el(g, "text", {x: box.x + 222, y: y + 11, "class": "wl-value"}, String(view.energy[seat]));
+    var notes = [];
+    if (view.exhausted && view.exhausted[seat]) notes.push("mocked: no more attacks this round");
+    if (chosen) notes.push("✓ has chosen");
+    if (view.my_choice && view.seat === seat) notes.push("my choice: " + wlChoiceText(view.my_choice.action));
+    if ((view.forfeited || []).indexOf(seat) >= 0) notes.push("forfeited");
+    if (view.scores) notes.push("score " + view.scores[seat]);
+    el(g, "text", {x: box.x + box.w - 8, y: y + 11, "class": "wl-note end"}, fit(notes.join(" · "), 40));
+    wlHand(g, view, seat, {x: box.x, y: y + 18, per: box.per}, hand);
+    return g;
+  }
+  function wlChoiceText(action) {
+    if (!action) return "";
+    if (action.cards) return action.type + " " + action.cards.map(wlSpell).join(" + ");
+    return action.type + (action.choice ? " " + action.choice : "");
+  }
+  function wlHand(parent, view, seat, at, hand) {
+    var count = view.hand_sizes[seat], x0 = at.x + 56;
+    el(parent, "text", {x: at.x + 8, y: at.y + 14, "class": "wl-label"}, "hand");
+    el(parent, "text", {x: at.x + 8, y: at.y + 27, "class": "wl-value"}, plural(count, "card"));
+    if (hand) {
+      if (!hand.length) el(parent, "text", {x: x0, y: at.y + 22, "class": "wl-empty"}, "empty");
+      wlCardRows(parent, x0, at.y + 2, hand, at.per, "hand");
+      return;
+    }
+    var backs = el(parent, "g", {"class": "wl-backs", "data-count": count});
+    for (var k = 0; k < Math.min(count, 20); k++) {
+      el(backs, "rect", {x: x0 + k * 11, y: at.y + 4, width: 18, height: 24, rx: 3, "class": "wl-back"});
+    }
+    el(parent, "text", {x: x0 + Math.min(count, 20) * 11 + 14, y: at.y + 20, "class": count ? "wl-value" : "wl-empty"},
+       count ? "× " + count + " (hidden)" : "empty");
+  }
+
+  /* The spells in flight as cards, with sender, target and who cast them. Returns the height. */
+  function wlFlightList(parent, view, ctx, x, y, w) {
+    var list = wlThreats(view), g = el(parent, "g", {"class": "wl-flight-list"}), top = y;
+    el(g, "text", {x: x, y: y + 14, "class": "wl-heading"}, "spells in flight");
+    y += 20;
+    if (!list.length) {
+      el(g, "text", {x: x, y: y + 10, "class": "wl-empty"}, "none");
+      return y + 18 - top;
+    }
+    list.forEach(function (e) {
+      var t = e.threat, row = el(g, "g", {"class": "wl-flight" + (e.pending ? " pending" : ""), "data-id": t.id});
+      t.cards.forEach(function (c, k) { wlCard(row, x + k * (WL.CW + WL.GAP), y, c, "flight"); });
+      var tx = x + t.cards.length * (WL.CW + WL.GAP) + 4;
+      el(row, "text", {x: tx, y: y + 14, "class": "wl-value"},
+         fit("#" + t.id + " " + wlSpellsText(t.spells) + ": " + wlWho(view, ctx, t.sender) + " → " + wlWho(view, ctx, t.target), 52));
+      var more = [];
+      if (t.caster !== t.sender) more.push("cast by " + wlWho(view, ctx, t.caster) + ", reflected");
+      if (t.walking) more.push("wandering");
+      if (e.pending) more.push("to be answered now");
+      el(row, "text", {x: tx, y: y + 30, "class": "wl-note"}, fit(more.join(" · ") || "waits for its defence", 50));
+      y += WL.CH + WL.GAP;
+    });
+    return y - top;
+  }
+
+  /* The walks, innermost last (8.5.7), and the last cut of the spell book. Returns the height. */
+  function wlWalkList(parent, view, ctx, x, y) {
+    var g = el(parent, "g", {"class": "wl-walks"}), top = y, who = function (s) { return wlWho(view, ctx, s); };
+    el(g, "text", {x: x, y: y + 14, "class": "wl-heading"}, "wandering creatures");
+    y += 20;
+    if (!(view.walks || []).length) {
+      el(g, "text", {x: x, y: y + 10, "class": "wl-empty"}, "none");
+      y += 18;
+    }
+    (view.walks || []).forEach(function (walk) {
+      var row = el(g, "g", {"class": "wl-walk" + (walk.walking ? " walking" : " waiting"), "data-at": walk.at,
+                            "data-creator": walk.creator, "data-id": walk.spell.id});
+      walk.spell.cards.forEach(function (c, k) { wlCard(row, x + k * (WL.CW + WL.GAP), y, c, "walker"); });
+      var tx = x + walk.spell.cards.length * (WL.CW + WL.GAP) + 4;
+      el(row, "text", {x: tx, y: y + 12, "class": "wl-value"}, fit("#" + walk.spell.id + " " + wlSpellsText(walk.spell.spells) + " of " + who(walk.creator) +
+         (walk.sender !== walk.creator ? ", sent on by " + who(walk.sender) : ""), 50));
+      el(row, "text", {x: tx, y: y + 25, "class": "wl-note"}, walk.walking ?
+         fit("turns to " + who(walk.at) + " next · step " + walk.steps + " · " + plural(walk.quiet, "low cut") + " in a row", 60) :
+         "waits for its creator's cut");
+      el(row, "text", {x: tx, y: y + 37, "class": "wl-note"}, "returns as " + (walk.returns_as === "attack" ? "the attack" :
+         "a " + walk.returns_as) + (typeof walk.defender === "number" ? " for " + who(walk.defender) : ""));
+      y += WL.CH + WL.GAP + 2;
+    });
+    if (view.cut) {
+      var high = view.cut.number >= ((view.options || {}).wander_threshold || 10);
+      var cut = el(g, "g", {"class": "wl-cut" + (high ? " high" : ""), "data-seat": view.cut.seat});
+      el(cut, "text", {x: x, y: y + 12, "class": "wl-value"}, "last cut: " + who(view.cut.seat) + " cut " +
+         view.cut.spell + ", " + view.cut.number + (high ? " (10 or more)" : " (below 10)"));
+      y += 18;
+    }
+    return y - top;
+  }
+
+  /* The public record, one line per entry, with the result codes of 5.7 where there is one. */
+  function wlLogText(entry, view, ctx, names) {
+    var who = function (s) { return wlWho(view, ctx, s); };
+    var spell = function (id) { return "#" + id + (names[id] ? " " + names[id] : ""); };
+    switch (entry.event) {
+      case "decisions": return "duel: " + (entry.duel.map(who).join(", ") || "nobody") + " · learn: " +
+        (entry.learn.map(who).join(", ") || "nobody");
+      case "fee": return "fee: " + entry.total + " paid, " + entry.share + " to each duellist";
+      case "picked": return who(entry.seat) + " picks " + who(entry.victim);
+      case "circle": return "circle: " + entry.circle.map(who).join(" → ");
+      case "learned": return who(entry.seat) + " learns (discards " + entry.discarded + ")";
+      case "attack": return who(entry.seat) + " attacks with " + wlSpellsText(entry.spells);
+      case "mock": return who(entry.seat) + " makes a mock attack";
+      case "conjure": return who(entry.seat) + "'s Witch casts " + (wlSpellsText(entry.spells) || "nothing") + " (" + entry.use + ")";
+      case "cancel": return spell(entry.threats[0]) + " and " + spell(entry.threats[1]) + " cancel out";
+      case "influence": return who(entry.seat) + " chooses to " + entry.choice;
+      case "defence": return who(entry.seat) + " defends with " + wlSpellsText(entry.spells) + " against " + spell(entry.threat);
+      case "repelled": return who(entry.seat) + " repels " + spell(entry.threat);
+      case "reflected": return who(entry.seat) + " reflects " + spell(entry.threat);
+      case "double reflection": return who(entry.seat) + ": " + spell(entry.threat) + " and the defence fly back";
+      case "redirected": return who(entry.seat) + " sends " + spell(entry.threat) + " to " + who(entry.victim);
+      case "undefended": return who(entry.seat) + " cannot defend against " + spell(entry.threat);
+      case "banished": return who(entry.seat) + " is banished to limbo";
+      case "bonus": return who(entry.seat) + " earns " + entry.energy + " energy";
+      case "returned": return who(entry.seat) + " returns from limbo";
+      case "left": return who(entry.seat) + " leaves the game";
+      case "cut": return who(entry.seat) + " cuts " + entry.spell + ", " + entry.number;
+      case "wanders": return spell(entry.threat) + " starts to wander";
+      case "ward": return who(entry.seat) + " wards with " + wlSpellsText(entry.spells);
+      case "warded": return who(entry.seat) + "'s ward: " + (entry.code ? "result" : "no effect");
+      case "walk ended": return spell(entry.threat) + (entry.returned ? " returns to its place" : " is discarded");
+      case "reshuffle": return "the discard pile (" + entry.cards + " cards) becomes the spell book";
+      default: return entry.event + " " + JSON.stringify(entry).slice(0, 60);
+    }
+  }
+  /* A text in lines of at most ``chars``, broken at spaces. */
+  function wlWrap(text, chars) {
+    var lines = [];
+    while (text.length > chars) {
+      var cut = text.lastIndexOf(" ", chars);
+      if (cut <= 0) cut = chars;
+      lines.push(text.slice(0, cut));
+      text = text.slice(cut).replace(/^ /, "");
+    }
+    return lines.concat([text]);
+  }
+  function wlLog(parent, view, ctx, box) {
+    var log = view.log || [], round = view.round;
+    var entries = log.filter(function (e) { return e.round === round; });
+    if (!entries.length && log.length) {  // a round just begun: the last one's record
+      round = log[log.length - 1].round;
+      entries = log.filter(function (e) { return e.round === round; });
+    }
+    var shown = entries.slice(-box.lines), names = wlThreatNames(view, ctx.previous), earlier = entries.length - shown.length;
+    var texts = shown.map(function (entry) { return wlWrap(wlLogText(entry, view, ctx, names), 68); });
+    var count = texts.reduce(function (sum, lines) { return sum + lines.length; }, 0);
+    var h = 30 + Math.max(1, count) * 15 + (earlier ? 15 : 0);
+    var g = el(parent, "g", {"class": "wl-log", "data-round": round, "data-entries": entries.length});
+    el(g, "rect", {x: box.x, y: box.y, width: box.w, height: h, rx: 8, "class": "wl-log-box"});
+    el(g, "text", {x: box.x + 10, y: box.y + 18, "class": "wl-heading"}, "record of round " + round);
+    var y = box.y + 34;
+    if (earlier) {
+      el(g, "text", {x: box.x + 10, y: y, "class": "wl-note"}, "… " + earlier + " earlier " + (earlier === 1 ? "entry" : "entries"));
+      y += 15;
+    }
+    if (!shown.length) el(g, "text", {x: box.x + 10, y: y, "class": "wl-empty"}, "nothing yet");
+    shown.forEach(function (entry, k) {
+      var line = el(g, "g", {"class": "wl-entry ev-" + entry.event.replace(/ /g, "-"), "data-event": entry.event});
+      el(line, "text", {x: box.x + 10, y: y, "class": "wl-entry-seg"}, "s" + entry.segment);
+      var code = entry.event === "warded" ? entry.code || "—" : WL_CODE[entry.event];
+      if (code) wlPill(line, box.x + box.w - 40, y - 11, code, "code code-" + (code === "R†" ? "RR" : code === "—" ? "none" : code));
+      texts[k].forEach(function (text) {
+        el(line, "text", {x: box.x + 30, y: y, "class": "wl-entry-text"}, text);
+        y += 15;
+      });
+    });
+    return h;
+  }
+
+  /* The end (D25): every seat's score and why the match ended. Returns the height. */
+  function wlResult(parent, view, ctx, box) {
+    var n = view.players, h = 28 + 16 * n, g = el(parent, "g", {"class": "wl-result"});
+    el(g, "rect", {x: box.x, y: box.y, width: box.w, height: h, rx: 8});
+    el(g, "text", {x: box.x + 10, y: box.y + 18, "class": "wl-heading"}, "result: " + (view.end_reason || "ended"));
+    var best = Math.max.apply(null, view.scores);
+    view.scores.forEach(function (score, s) {
+      var y = box.y + 34 + 16 * s;
+      el(g, "circle", {cx: box.x + 16, cy: y - 4, r: 5, fill: colour(s), "class": "seat-dot"});
+      el(g, "text", {x: box.x + 26, y: y, "class": "wl-value" + (score === best ? " winner" : ""), "data-seat": s},
+         wlWho(view, ctx, s) + ": score " + score + (score === best ? " — wins" : "") +
+         (view.in_game[s] ? "" : " (left the game)"));
+    });
+    return h;
+  }
+
+  function wlRows(view, ctx) {
+    var who = function (s) { return wlWho(view, ctx, s); };
+    var rows = [["round", view.round + " of at most " + ((view.options || {}).max_rounds || "?")],
+                ["segment", view.segment + " (" + wlSegment(view.segment) + ")"],
+                ["phase", view.phase + ((view.to_act || []).length ? " (" + view.to_act.map(who).join(", ") + " to act)" : "")],
+                ["duel master", typeof view.duel_master === "number" ? who(view.duel_master) : "—"],
+                ["next duel master", typeof view.next_duel_master === "number" ? who(view.next_duel_master) : "—"],
+                ["circle", (view.circle || []).map(who).join(" → ") || "—"]];
+    for (var s = 0; s < view.players; s++) {
+      var w = view.wizards[s];
+      rows.push([seatName(ctx, s), (w ? wlTitle(w.name) + " (" + w.colour + ", " + w.points + " combat points)" : "no wizard yet") +
+                 ", " + view.energy[s] + " energy, " + (WL_ROLE[view.roles[s]] || view.roles[s] || "deciding") + ", " +
+                 view.hand_sizes[s] + " in hand" + (view.scores ? ", score " + view.scores[s] : "")]);
+    }
+    (view.walks || []).forEach(function (walk) {
+      rows.push(["walk", wlSpellsText(walk.spell.spells) + " of " + who(walk.creator) + (walk.walking ? ", turns to " + who(walk.at) +
+                 " next" : ", not yet walking") + ", returns as " + walk.returns_as]);
+    });
+    if (view.cut) rows.push(["last cut", who(view.cut.seat) + ": " + view.cut.spell + ", " + view.cut.number]);
+    rows.push(["spell book", view.deck_size + " cards, " + (view.discard || []).length + " discarded"]);
+    if (view.scores) rows.push(["result", (view.end_reason || "ended") + ", scores " + view.scores.join(", ")]);
+    return rows;
+  }
+
+  renderers.warlock = function (svg, view, ctx) {
+    var full = view.full_state || null, me = typeof view.seat === "number" ? view.seat : null;
+    var over = view.phase === "over", n = view.players;
+    svg.setAttribute("class", "board warlock");
+    var hands = {};
+    if (full) full.hands.forEach(function (h, s) { hands[s] = h; });
+    if (me !== null && view.hand) hands[me] = view.hand;
+    var title = over ? "match over: " + (view.end_reason || "ended") :
+      "round " + view.round + " · segment " + view.segment + " · " + view.phase;
+    el(svg, "text", {x: WL.PAD, y: 18, "class": "title"}, title);
+    el(svg, "text", {x: WL.W - WL.PAD, y: 18, "class": "title perspective"},
+       me !== null ? "as " + seatName(ctx, me) : full ? "full state" : "public view");
+    var status = wlStatus(view, ctx);
+    if (status) el(svg, "text", {x: WL.PAD, y: 36, "class": "wl-status"}, fit(status, 140));
+    // Left: the segments, the arena, the spells in flight and the walks.
+    var top = 44;
+    wlSegments(svg, view, WL.PAD, top);
+    var y = top + 28;
+    y += wlArena(svg, view, ctx, y) + 8;
+    y += wlFlightList(svg, view, ctx, WL.PAD + 4, y, WL.LEFT) + 6;
+    y += wlWalkList(svg, view, ctx, WL.PAD + 4, y);
+    var bottom = y;
+    // Right: the result, the seats, the round's record.
+    var right = WL.LEFT + 2 * WL.PAD, colW = WL.W - right - WL.PAD;
+    var per = Math.floor((colW - 64) / (WL.CW + WL.GAP));
+    y = top;
+    if (over && view.scores) y += wlResult(svg, view, ctx, {x: right, y: y, w: colW}) + 8;
+    for (var s = 0; s < n; s++) {
+      var h = wlSeatHeight(hands[s], per);
+      wlSeat(svg, view, ctx, s, {x: right, y: y, w: colW, h: h, per: per}, hands[s]);
+      y += h + 8;
+    }
+    y += wlLog(svg, view, ctx, {x: right, y: y, w: colW, lines: 24});
+    svg.setAttribute("viewBox", "0 0 " + WL.W + " " + (Math.max(bottom, y) + 8));
+    return wlRows(view, ctx);
+  };
+
   /* -- any other game: the view as JSON text ---------------------------------------------- */
   renderers.fallback = function (svg, view) {
     var lines = JSON.stringify(view, null, 1).split("\n").slice(0, 80);

@@ -182,7 +182,7 @@ def match_drive(*, match_id, bot_seed: int = 0, max_events: int | None = None) -
 def _play(match: Match, lease: _Lease, bots: dict, *, bot_seed: int, max_events: int | None) -> str:
     """Seat the bots (into ``bots``: the caller closes them) and play on from the log, holding
     the lease before every step. "ended", or "paused" after ``max_events``."""
-    ruleset = registry.get(match.ruleset)
+    ruleset = registry.get(match.ruleset, match.ruleset_version)
     time_control = TimeControl(**match.time_control)
     banks = banks_so_far(match)
     bots.update({seat: seat_bot(seat=seat, info=info, ruleset=ruleset, time_control=time_control,

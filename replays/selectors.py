@@ -34,7 +34,7 @@ def match_folder(*, match: Match, upto: int | None = None) -> Folder:
     created = match_records(match=match, last=0)
     if not created:
         raise Match.DoesNotExist(f"match {match.id} has no events")
-    ruleset = registry.get(match.ruleset)
+    ruleset = registry.get(match.ruleset, match.ruleset_version)
     snapshots = Snapshot.objects.filter(match=match)
     if upto is not None:
         snapshots = snapshots.filter(seq__lte=upto)

@@ -62,7 +62,7 @@ def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
                                  time=now, prev_hash=prev_hash, hash=record["hash"])
             if (state is not None and kind not in END_KINDS
                     and expected_seq % settings.REPLAY_SNAPSHOT_EVERY == 0):
-                ruleset = registry.get(match.ruleset)
+                ruleset = registry.get(match.ruleset, match.ruleset_version)
                 Snapshot.objects.create(match=match, seq=expected_seq, state=ruleset.encode(state))
             if kind in END_KINDS:
                 _match_close(match=match, kind=kind, payload=payload, when=now)
@@ -204,7 +204,7 @@ def _match_store_imported(records: list[dict], times: list[dt.datetime], report)
     verdict. Reads the events back and refuses the replay if any no longer hashes the same."""
     created, end = records[0], records[-1]
     payload = created["payload"]
-    engine = registry.get(payload["ruleset"])
+    engine = registry.get(payload["ruleset"], payload["version"])
     match = Match.objects.create(
         id=created["match"], ruleset=payload["ruleset"], ruleset_version=payload["version"],
         options=payload["options"], players=payload["players"], seats=payload["seats"],

@@ -112,8 +112,10 @@ class Folder:
         try:
             self.ruleset = get_ruleset(payload["ruleset"])
             if payload["version"] != self.ruleset.spec.version:
-                raise LogError(0, f"{payload['ruleset']} version {payload['version']} is not "
-                                  f"available (this service runs {self.ruleset.spec.version})")
+                current, self.ruleset = self.ruleset.spec.version, self.ruleset.edition(payload["version"])
+                if self.ruleset is None:
+                    raise LogError(0, f"{payload['ruleset']} version {payload['version']} is not "
+                                      f"available (this service runs {current})")
             self.options = self.ruleset.options(payload["options"])
             self.ruleset.check_players(payload["players"])
             self.state = self.ruleset.setup(payload["players"], self.options)

@@ -208,6 +208,13 @@ class Ruleset:
     def decode(self, data: Json):
         raise NotImplementedError
 
+    def edition(self, version: int) -> "Ruleset | None":
+        """The rules as they stood at ``version``, for matches played before a change of rules or
+        content (their logs fold by the rules they were played by); None if this service no
+        longer has that version. A game that changes its rules bumps ``spec.version`` and
+        returns its older editions here."""
+        return self if version == self.spec.version else None
+
     def builtin_bots(self) -> dict[str, type]:
         """The bots this game ships, by name; every game has at least ``random``."""
         from .bots import RandomBot

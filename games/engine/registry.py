@@ -30,13 +30,22 @@ def _load_builtin() -> None:
         _loaded = True
 
 
-def get(name: str) -> Ruleset:
-    """The ruleset registered as ``name``; UnknownRuleset lists the known names."""
+def get(name: str, version: int | None = None) -> Ruleset:
+    """The ruleset registered as ``name`` (at ``version``: the edition a stored match was played
+    by, see ``Ruleset.edition``); UnknownRuleset lists the known names or says which version
+    this service runs."""
     _load_builtin()
     try:
-        return _RULESETS[name]
+        ruleset = _RULESETS[name]
     except KeyError:
         raise UnknownRuleset(f"unknown game {name!r}; known games: {', '.join(names())}") from None
+    if version is None or version == ruleset.spec.version:
+        return ruleset
+    older = ruleset.edition(version)
+    if older is None:
+        raise UnknownRuleset(f"{name} version {version!r} is not available (this service runs "
+                             f"{ruleset.spec.version})")
+    return older
 
 
 def names() -> list[str]:

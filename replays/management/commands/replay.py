@@ -26,7 +26,7 @@ class Command(BaseCommand):
         if seat is not None and match.status == match.Status.RUNNING:
             raise CommandError("a seat's view of a live match is hidden information")
         folder = match_folder(match=match, upto=step)
-        ruleset = registry.get(match.ruleset)
+        ruleset = registry.get(match.ruleset, match.ruleset_version)
         event = match_records(match=match, first=step, last=step)[0]
         if event["kind"] == "chance" and match.status == match.Status.RUNNING:
             event["payload"] = {"spec": event["payload"]["spec"], "outcome": "(hidden while live)"}

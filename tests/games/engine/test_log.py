@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import json
 
@@ -383,3 +384,35 @@ def test_the_command_line_validator_refuses_garbage_with_a_report(tmp_path, caps
     assert log.main([str(path)]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False and report["reason"]
+
+
+class _OracleV2(type(ORACLE)):
+    """The Oracle after a change of rules: version 2, which still has version 1 as an edition."""
+
+    spec = dataclasses.replace(ORACLE.spec, version=2)
+
+    def edition(self, version):
+        return ORACLE if version == 1 else super().edition(version)
+
+
+def test_a_log_of_an_older_version_folds_by_the_edition_it_was_played_by(played):
+    """A match keeps the rules it was played by: after a game's version is bumped, its older logs
+    fold and validate with the edition ``Ruleset.edition`` returns; a version the service no
+    longer has is refused at seq 0 with both versions named."""
+    newer = _OracleV2()
+    report = validate(copy.deepcopy(played), get_ruleset=lambda name: newer)
+    assert report.ok and report.ended, report.reason
+    assert Folder(played[0], get_ruleset=lambda name: newer).ruleset is ORACLE
+    unknown = copy.deepcopy(played)
+    unknown[0]["payload"]["version"] = 3
+    with pytest.raises(LogError, match="version 3 is not available .this service runs 2."):
+        Folder(unknown[0], get_ruleset=lambda name: newer)
+
+
+def test_the_registry_returns_the_edition_a_stored_match_names():
+    """registry.get(name, version): the current ruleset, an older edition, or UnknownRuleset."""
+    from games.engine import registry
+    current = registry.get("sorcado")
+    assert registry.get("sorcado", current.spec.version) is current
+    with pytest.raises(registry.UnknownRuleset, match="version 99 is not available"):
+        registry.get("sorcado", 99)

@@ -2,13 +2,14 @@
 
 Clauses are cited as V.n (Vorbereitung), S.n (Das Spiel), A.n (looking), B.n (the ban card),
 W.n (Wertung), M.n (monster cards), E.n (the end) and decisions where the text is silent as
-D1..D24; all are listed, with the German text, in docs/rules/sorcado.md. Sixteen face-down
+D1..D25; all are listed, with the German text, in docs/rules/sorcado.md. Sixteen face-down
 monsters and spells lie in a 4x4 realm; each turn a mage looks at two of them, may swap them,
 lays one face-down mage card beside a row or column and may ban a card. When every mage card
 lies, each monster goes to the player with the most power in its row and column.
 
 A state is a plain JSON dict; ``apply`` copies the lists it may change (``clone``). What each
 seat has seen is part of the state (``known``), folded from the events like everything else.
+Matches stored under version 1 fold by the edition in editions.py.
 """
 from __future__ import annotations
 
@@ -22,11 +23,11 @@ from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction
                                    ToAct, forfeiting_seat, option)
 from games.engine.registry import register
 
-from .content import (CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
+from .content import (CARD, CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
                       MAGE_CARDS, MAGE_POWER, REALM_CARDS, SIDE, SLOTS, SPELLS, TRANSPOSITION,
                       open_slots, realm_scores)
 
-SPEC = GameSpec(name="sorcado", title="Sorcado", version=1, min_players=2, max_players=4,
+SPEC = GameSpec(name="sorcado", title="Sorcado", version=2, min_players=2, max_players=4,
                 chance=True, hidden_information=True, simultaneous=False,
                 rulebook="sorcado.de.md")
 DEAL = {"kind": "shuffle", "n": len(REALM_CARDS)}   # V.1-V.2, D2
@@ -49,9 +50,14 @@ class Options:
                             choices=("corners", "border"))
     factions: str = option("choose", "V.3, D1: seats choose their faction in seat order, or "
                            "by-seat gives seat s the s-th faction", choices=("choose", "by-seat"))
-    tie: str = option("shared", "E.2, D18: a tie for first is a shared victory, or play-again "
-                      "plays a new game (at most `replays` times)", choices=("shared", "play-again"))
+    tie: str = option("play-again", "E.2, D18: a tie for first plays a new game (play-again, at "
+                      "most `replays` times, then the tie stands), or shared ends the match as a "
+                      "shared victory at once", choices=("play-again", "shared"))
     replays: int = option(3, "E.2, D18: most extra games under tie=play-again", min=1, max=10)
+    freed_look: str = option("s1-only", "A.1, A.2, D25: a look A.2 frees leaves only S.1's count "
+                             "of two and still counts as the one previous player's card A.1 "
+                             "allows (s1-only), or leaves A.1's limit too (s1-and-a1)",
+                             choices=("s1-only", "s1-and-a1"))
 
 
 # -- reading a state ----------------------------------------------------------------------------
@@ -67,11 +73,13 @@ def allowed_slots(state: dict, seat: int) -> list[str]:
 
 
 def lookable(state: dict) -> list[int]:
-    """S.1, A.1, B.3, D8, D9: unbanned cards not yet looked at this turn, at most one of them
-    among those the previous player looked at."""
-    took_previous = any(p in state["prev_seen"] for p in state["looked"])
+    """S.1, A.1, B.3, D8, D9, D25: unbanned cards not yet counted this turn; once the seat has
+    looked at one of the previous player's cards (a look A.2 freed included, D25), none of the
+    others."""
+    taken = state["looked"] + (state["freed"] if state["options"]["freed_look"] == "s1-only" else [])
+    used = [p for p in taken if p in state["prev_seen"]]
     return [p for p in range(GRID) if state["bans"][p] is None and p not in state["looked"]
-            and not (took_previous and p in state["prev_seen"])]
+            and not (used and p in state["prev_seen"] and p not in used)]
 
 
 def movable(state: dict) -> list[int]:
@@ -181,8 +189,8 @@ def legal_action_list(state: dict, seat: int) -> list[dict]:
 
 # -- changing a state ---------------------------------------------------------------------------
 
-_LISTS = ("grid", "deck", "discard", "bans", "ban_used", "factions", "order", "looked", "seen",
-          "prev_seen", "forfeited", "history", "shuffles", "moves")
+_LISTS = ("grid", "deck", "discard", "bans", "ban_used", "factions", "order", "looked", "freed",
+          "seen", "prev_seen", "forfeited", "history", "shuffles", "moves")
 _NESTED = ("hands", "placed", "known", "draws")
 
 
@@ -204,8 +212,8 @@ def new_game(players: int, options: dict, factions: list, forfeited: list, histo
             "hands": [[] for _ in range(players)], "placed": [[] for _ in range(players)],
             "known": [[None] * GRID for _ in range(players)], "shuffles": [None] * players,
             "draws": [[] for _ in range(players)], "order": [], "seat": None, "looked": [],
-            "seen": [], "prev_seen": [], "forfeited": forfeited, "scores": None, "captures": None,
-            "moves": []}
+            "freed": [], "seen": [], "prev_seen": [], "forfeited": forfeited, "scores": None,
+            "captures": None, "moves": []}
 
 
 def chance_outcome(state: dict, outcome: list[int]) -> None:
@@ -261,7 +269,7 @@ def move_cards(state: dict, moves: dict[int, int], cause: str) -> None:
         was = list(known)
         for old, new in moves.items():
             known[new] = was[old]
-    for key in ("looked", "seen", "prev_seen"):
+    for key in ("looked", "freed", "seen", "prev_seen"):
         state[key] = [moves.get(p, p) for p in state[key]]
 
 
@@ -294,7 +302,7 @@ def reveal_spell(state: dict, pos: int) -> None:
 
 def whirl(state: dict, pos: int) -> None:
     """D11, A.2: Whirlwind turns the other unbanned cards of its row one place right; if that
-    moves the turn's first counted card, the look no longer counts."""
+    moves the turn's first counted card, the look no longer counts (it is ``freed``, D25)."""
     row = pos // SIDE
     ring = [p for p in range(row * SIDE, row * SIDE + SIDE) if p in movable(state)]
     if len(ring) < 2:
@@ -302,7 +310,7 @@ def whirl(state: dict, pos: int) -> None:
     first = state["looked"][0] if state["looked"] else None
     move_cards(state, {p: ring[(i + 1) % len(ring)] for i, p in enumerate(ring)}, "whirlwind")
     if first in ring:
-        state["looked"].pop(0)
+        state["freed"].append(state["looked"].pop(0))
 
 
 def finish_spell(state: dict) -> None:
@@ -362,7 +370,7 @@ def act(state: dict, seat: int, action: dict) -> None:
 
 def end_turn(state: dict) -> None:
     """S.5, D14: the next seat in the order that still holds mage cards; none left: scoring."""
-    state["prev_seen"], state["looked"], state["seen"] = state["seen"], [], []
+    state["prev_seen"], state["looked"], state["freed"], state["seen"] = state["seen"], [], [], []
     order, at = state["order"], state["order"].index(state["seat"])
     for step in range(1, len(order) + 1):
         seat = order[(at + step) % len(order)]
@@ -391,21 +399,38 @@ def forfeit(state: dict, seat: int) -> None:
 
 
 def score(state: dict, replay: bool = True) -> None:
-    """W.1-W.3, E.1, E.2: turn everything up and score; a tie for first may replay (D18)."""
+    """W.1-W.3, E.1, E.2: turn everything up and score; a tie for first plays again (D18),
+    keeping the tied game's reveal in ``history``."""
     if state["grid"][0] is None:  # everyone left before the deal: nothing to score
         captures, scores = [None] * GRID, [0] * state["players"]
     else:
         captures, scores = realm_scores(state["grid"], state["placed"], state["factions"],
                                         state["bans"])
     state["captures"], state["scores"], state["phase"], state["seat"] = captures, scores, "over", None
-    seats = in_play(state)
-    best = max((scores[s] for s in seats), default=0)
-    tied = sum(1 for s in seats if scores[s] == best) > 1
     options = state["options"]
-    if (replay and tied and options["tie"] == "play-again"
+    if (replay and tied_for_first(state) and options["tie"] == "play-again"
             and len(state["history"]) < options["replays"]):
         state.update(new_game(state["players"], options, state["factions"], state["forfeited"],
-                              state["history"] + [scores]))
+                              state["history"] + [final_reveal(state)]))
+
+
+def tied_for_first(state: dict) -> bool:
+    """E.2: two or more seats in play share the best score of the game just scored."""
+    seats, scores = in_play(state), state["scores"]
+    best = max((scores[s] for s in seats), default=0)
+    return sum(1 for s in seats if scores[s] == best) > 1
+
+
+def final_reveal(state: dict) -> dict:
+    """W.1, E.2, D18: what the end of a game turned up for everyone: each position's card, its
+    captor and ban token, each seat's placed cards and the scores. Cards are written by their
+    printed names and powers, not their ids: an id stands for a card of the game in play, whose
+    hidden place no view may name (D24), and a new deal owes nothing to the old one."""
+    return {"game": state["game"], "scores": list(state["scores"]),
+            "realm": [CARD[card].name if card else None for card in state["grid"]],
+            "captures": list(state["captures"]), "bans": list(state["bans"]),
+            "placed": [[[slot, MAGE_POWER[card]] for slot, card in cards]
+                       for cards in state["placed"]]}
 
 
 # -- what a seat may know -----------------------------------------------------------------------
@@ -429,7 +454,7 @@ def public_view(state: dict) -> dict:
             "hand_sizes": [len(h) for h in state["hands"]], "looked": list(state["looked"]),
             "seen": list(state["seen"]), "prev_seen": list(state["prev_seen"]),
             "deck_size": len(state["deck"]), "discard": list(state["discard"]),
-            "history": [list(h) for h in state["history"]]}
+            "history": copy.deepcopy(state["history"])}
     if over:
         view.update(placed=[[list(p) for p in cards] for cards in state["placed"]],
                     captures=list(state["captures"]), scores=list(state["scores"]))
@@ -529,6 +554,39 @@ class Sorcado(Ruleset):
         games = 1 + (options.replays if options.tie == "play-again" else 0)
         per_game = 1 + players + (2 * HAND_SIZE * players + 1) + 4 + 2 + 3 * HAND_SIZE * players
         return 2 + 2 * players + games * per_game
+
+    def edition(self, version: int):
+        """Version 1 (before D25, the reveals in ``history`` and tie="play-again" by default)
+        for the matches stored under it."""
+        if version == 1:
+            from .editions import SORCADO_V1
+            return SORCADO_V1
+        return super().edition(version)
+
+    # -- hooks of the balance benchmark (bench/balance.py) ----------------------------------
+    @staticmethod
+    def seat_roles(state: dict) -> list[str | None]:
+        """What sets the seats apart: their factions (V.3; None before a seat has one)."""
+        return list(state["factions"])
+
+    @staticmethod
+    def seat_positions(state: dict) -> list[int]:
+        """Each seat's place in the order of play of the last game dealt, 0 for the seat that
+        looks first (V.5, D6); seats that left before the draw come after it, round the table;
+        before the draw, the seat number."""
+        n, order = state["players"], state["order"]
+        if not order:
+            return list(range(n))
+        left = sorted((s for s in range(n) if s not in order), key=lambda s: (s - order[0]) % n)
+        return [(order + left).index(seat) for seat in range(n)]
+
+    @staticmethod
+    def ended_by_bound(state: dict) -> bool:
+        """D18: the cap on replays, not the rules, ended the match: the last game was tied for
+        first under tie="play-again" with `replays` games replayed already."""
+        options = state["options"]
+        return (state["phase"] == "over" and options["tie"] == "play-again"
+                and len(state["history"]) >= options["replays"] and tied_for_first(state))
 
     def builtin_bots(self) -> dict[str, type]:
         """The built-in bots by name."""

@@ -1,12 +1,13 @@
 """Trap the Wizard, after the rulebook shared/rulebooks/trap-the-wizard.de.txt.
 
 Clauses are cited as §P.S (paragraph P, sentence S) and decisions where the text is silent as
-D1..D19; both are listed, with the German text, in docs/rules/trap-the-wizard.md. Each seat moves
+D1..D20; both are listed, with the German text, in docs/rules/trap-the-wizard.md. Each seat moves
 its wizards round a wheel (board.py) by the roll of one die; a wizard that lands on enemy wizards
 carries them off, and scores them by bringing them home or by still holding them when the round
 ends. Five rounds make a match.
 
-A state is a frozen dataclass of tuples: ``apply`` copies only the tuples it changes.
+A state is a frozen dataclass of tuples: ``apply`` copies only the tuples it changes. Matches
+stored under version 1 fold by the edition in editions.py.
 """
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ DIE = {"kind": "dice", "count": 1, "sides": 6}
 SIX = 6
 MOVE_KEYS = frozenset(("type", "wizard", "to", "steps"))
 PASS = {"type": "pass"}
+ROLL = {"type": "roll"}
 
-SPEC = GameSpec(name="trap-the-wizard", title="Trap the Wizard", version=1, min_players=2,
+SPEC = GameSpec(name="trap-the-wizard", title="Trap the Wizard", version=2, min_players=2,
                 max_players=6, chance=True, hidden_information=False, simultaneous=False,
                 rulebook="trap-the-wizard.de.txt")
 
@@ -45,6 +47,8 @@ class Options:
     joker_return: str = option("centre", "D7: where the joker goes when its carrier returns home "
                                "(§3.4): back to the centre, or kept by the carrier",
                                choices=("centre", "keep"))
+    six: str = option("optional", "§2.5, D20: after a six the player may roll again or pass "
+                      "(optional), or must roll again (compulsory)", choices=("optional", "compulsory"))
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class State:
     history: tuple[tuple[int, ...], ...]  # per finished round: points per seat
     forfeited: tuple[int, ...]
     ended: bool = False
+    again: bool = False  # §2.5, D20: a six is played out; the seat rolls again or passes
 
     @functools.cached_property
     def joker(self) -> int:
@@ -183,17 +188,28 @@ def move_refusal(state: State, seat: int, wizard: int, to: int, steps: int) -> s
     return landing_refusal(state, lay, wizard, to, steps, {to: stacks_on(state, to)})
 
 
+def acts(state: State) -> bool:
+    """Is it a seat's decision (not the die's)? A roll to play, or a six's choice (§2.5, D20)."""
+    return not state.ended and (state.roll is not None or state.again)
+
+
 def action_refusal(state: State, seat, action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
-    if state.ended or state.roll is None or type(seat) is not int or seat != state.turn:
+    if not acts(state) or type(seat) is not int or seat != state.turn:
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict):
         return f"an action is a JSON object with a type, got {_short(action)}"
+    if state.again:
+        if action in (ROLL, PASS):
+            return None
+        return (f"after a six you roll again {ROLL} or pass {PASS} (§2.5, D20), "
+                f"got {_short(action)}")
     kind = action.get("type")
     if kind == "pass" and len(action) == 1:
         if state.moved:
             return None
-        return "pass only declines the rest of a roll after a return home (§2.4); a move is due (D9)"
+        return ("pass declines the rest of a roll after a return home (§2.4) or the roll after a "
+                "six (§2.5); a move is due (D9)")
     if kind != "move":
         return (f"an action is {{'type': 'move', 'wizard', 'to', 'steps'}} or {{'type': 'pass'}}, "
                 f"got {_short(action)}")
@@ -265,7 +281,7 @@ def new_round(players: int, options: Options, number: int, history: tuple, forfe
 
 def roll_die(state: State, outcome) -> State:
     """§1.2, §2.5, D10: the die gives the steps to move; with no legal move the roll is over."""
-    if state.ended or state.roll is not None:
+    if state.ended or state.roll is not None or state.again:
         raise IllegalAction("no die roll is due now")
     if not (isinstance(outcome, list) and len(outcome) == 1 and type(outcome[0]) is int
             and 1 <= outcome[0] <= SIX):
@@ -338,13 +354,21 @@ def after_move(state: State) -> State:
 
 
 def end_roll(state: State) -> State:
-    """§2.5, D10, D11, D13: after a six the player rolls again; else the next seat with a free
-    wizard rolls. A round that reaches turn_limit rolls is scored as it stands."""
+    """§2.5, D10, D11, D13, D20: after a six the player may roll again (or must, six=
+    "compulsory"); else the next seat with a free wizard rolls. A round that reaches turn_limit
+    rolls is scored as it stands."""
     if state.rolls >= state.options.turn_limit:
         return end_round(state)
     again = state.roll == SIX and state.turn not in state.forfeited
     return _with(state, turn=state.turn if again else next_seat(state, state.turn), roll=None,
-                 remaining=0, moved=())
+                 remaining=0, moved=(), again=again and state.options.six == "optional")
+
+
+def choose_again(state: State, action: dict) -> State:
+    """§2.5, D20: "darf er noch einen Spielzug machen": the seat rolls again, or passes the turn."""
+    if action == ROLL:
+        return _with(state, again=False)
+    return _with(state, again=False, turn=next_seat(state, state.turn))
 
 
 def next_seat(state: State, after: int) -> int:
@@ -362,7 +386,8 @@ def end_round(state: State) -> State:
     points = tuple(state.delivered[s] + held_enemies(state, s) for s in range(state.players))
     history = state.history + (points,)
     if state.round >= state.options.rounds or state.players - len(state.forfeited) < 2:
-        return _with(state, history=history, ended=True, roll=None, remaining=0, moved=())
+        return _with(state, history=history, ended=True, roll=None, remaining=0, moved=(),
+                     again=False)
     return new_round(state.players, state.options, state.round + 1, history, state.forfeited)
 
 
@@ -409,13 +434,15 @@ class TrapTheWizard(Ruleset):
     def next(self, state: State):
         if state.ended:
             return Ended(Result.from_scores(totals(state), last=frozenset(state.forfeited)))
-        if state.roll is None:
+        if not acts(state):
             return Chance(DIE)
         return ToAct((state.turn,))
 
     def legal_actions(self, state: State, seat: int) -> list:
-        if state.ended or state.roll is None or type(seat) is not int or seat != state.turn:
+        if not acts(state) or type(seat) is not int or seat != state.turn:
             return []
+        if state.again:
+            return [dict(ROLL), dict(PASS)]
         return move_actions(state) + ([dict(PASS)] if state.moved else [])
 
     def check(self, state: State, seat: int, action) -> None:
@@ -433,6 +460,8 @@ class TrapTheWizard(Ruleset):
         if event.kind != "action":
             raise IllegalAction(f"unknown event kind {event.kind!r}")
         action = event.payload.get("action")
+        if state.again:
+            return choose_again(state, action)
         if action == PASS:
             return end_roll(state)
         return move(state, action["wizard"], action["to"], action["steps"])
@@ -448,7 +477,7 @@ class TrapTheWizard(Ruleset):
                 "remaining": state.remaining, "moved": list(state.moved), "fields": list(state.fields),
                 "captives": [list(c) for c in state.captives], "delivered": list(state.delivered),
                 "history": [list(h) for h in state.history], "forfeited": list(state.forfeited),
-                "ended": state.ended}
+                "ended": state.ended, "again": state.again}
 
     def decode(self, data: dict) -> State:
         return State(players=data["players"], options=self.options(data["options"]),
@@ -457,7 +486,44 @@ class TrapTheWizard(Ruleset):
                      fields=tuple(data["fields"]), captives=tuple(tuple(c) for c in data["captives"]),
                      delivered=tuple(data["delivered"]),
                      history=tuple(tuple(h) for h in data["history"]),
-                     forfeited=tuple(data["forfeited"]), ended=data["ended"])
+                     forfeited=tuple(data["forfeited"]), ended=data["ended"], again=data["again"])
+
+    def edition(self, version: int):
+        """Version 1 (before D20: the roll after a six was compulsory) for the matches stored
+        under it."""
+        if version == 1:
+            from .editions import TRAP_THE_WIZARD_V1
+            return TRAP_THE_WIZARD_V1
+        return super().edition(version)
+
+    @staticmethod
+    def max_events(players: int, options: Options) -> int:
+        """D13: at most turn_limit rolls a round; a roll is its chance event, at most one move
+        per wizard (a wizard that returns home moves no more with that roll, and any other move
+        ends the roll), one pass and the choice after a six (D20); plus one forfeit a seat and
+        the envelope."""
+        return 2 + players + options.rounds * options.turn_limit * (options.wizards + 3)
+
+    # -- hooks of the balance benchmark (bench/balance.py) ----------------------------------
+    @staticmethod
+    def seat_roles(state: State) -> list[str]:
+        """What sets the seats apart: the arm of the wheel each sits on (D3); with a free arm
+        (3 players on wheel4, 5 on wheel6) the seats beside the gap differ from the others."""
+        lay = layout(state)
+        return [f"arm {lay.board.starts.index(home)}" for home in lay.homes]
+
+    @staticmethod
+    def seat_positions(state: State) -> list[int]:
+        """D14: seat 0 opens the first round and the turn runs in seat order (later rounds
+        rotate the opener)."""
+        return list(range(state.players))
+
+    @staticmethod
+    def ended_by_bound(state: State) -> bool:
+        """D13: the turn limit, not §5.1, ended the last round and so the match: two seats or
+        more still had free wizards when it was scored."""
+        return (state.ended and state.rolls >= state.options.turn_limit
+                and len(seats_with_free_wizards(state)) >= 2)
 
     def builtin_bots(self) -> dict[str, type]:
         """The built-in bots by name."""

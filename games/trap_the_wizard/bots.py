@@ -3,7 +3,7 @@
 The game has no hidden information, so the bot decodes the state from its view and rates each
 legal action by looking one move ahead: most enemy wizards caught first, then most enemy wizards
 brought home, then a landing field no enemy can reach with its next roll; ties are broken by the
-bot's own rng.
+bot's own rng. After a six it always rolls again (§2.5): another roll is another chance to catch.
 """
 from __future__ import annotations
 
@@ -25,7 +25,10 @@ class GreedyBot(Bot):
         return message["legal_actions"][max(rated)[2]]
 
     def rating(self, state: State, seat: int, action: dict) -> tuple[int, int, int]:
-        """(enemy wizards caught, enemy wizards delivered, 1 if the landing field is safe)."""
+        """(enemy wizards caught, enemy wizards delivered, 1 if the landing field is safe);
+        rolling again after a six rates above passing."""
+        if action["type"] == "roll":
+            return (0, 0, 1)
         if action["type"] != "move":
             return (0, 0, 0)
         wizard, to = action["wizard"], action["to"]

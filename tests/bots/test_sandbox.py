@@ -153,7 +153,8 @@ def test_example_bot_plays_a_whole_match_without_faults(needs_sandbox, bot_dirs)
     assert not forfeits(records)
     assert sum(r["kind"] == "action" and r["seat"] == 0 for r in records) > 3
     assert bot.last_clock["bank_ms"] == CLOCK.bank_ms  # random answers in well under move_ms
-    assert "playing trap-the-wizard v1 as seat 0 of 2" in bot.stderr_text
+    version = registry.get("trap-the-wizard").spec.version
+    assert f"playing trap-the-wizard v{version} as seat 0 of 2" in bot.stderr_text
     assert "'move_ms': 200" in bot.stderr_text  # the hello carries the time control
 
 

@@ -11,6 +11,7 @@ order of content.MONSTERS, row by row, so position p holds MONSTER_IDS[p]:
 and the exploration deck holds the four spells. Seat s plays faction FACTIONS[s] (demonologist,
 necromancer, ...); in the corners placement seat 0 sits at TL (slots T*, L*), seat 1 at BR.
 """
+import hashlib
 import json
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 import games.sorcado  # noqa: F401  (registers "sorcado" until the registry lists it)
 from games.engine import registry
 from games.engine.bots import RandomBot
-from games.engine.log import canonical_json, validate
+from games.engine.log import Folder, LogError, canonical_json, validate
 from games.engine.protocol import Chance, Ended, Event, IllegalAction, ToAct
 from games.engine.runner import playout
 from games.sorcado import DEAL, MAGE_SHUFFLE, Sorcado
@@ -92,10 +93,10 @@ def captors(placements, grid=None, bans=None, factions=None):
 # -- the game type -------------------------------------------------------------------------------
 
 def test_sorcado_spec_registered_with_its_game_type():
-    """sorcado v1, 2-4 players, chance and hidden information, one seat at a time."""
+    """sorcado v2, 2-4 players, chance and hidden information, one seat at a time."""
     assert isinstance(R, Sorcado)
     spec = R.spec
-    assert (spec.name, spec.version, spec.min_players, spec.max_players) == ("sorcado", 1, 2, 4)
+    assert (spec.name, spec.version, spec.min_players, spec.max_players) == ("sorcado", 2, 2, 4)
     assert spec.chance and spec.hidden_information and not spec.simultaneous
     assert set(R.builtin_bots()) == {"random", "heuristic"}
     assert R.builtin_bots()["random"] is RandomBot
@@ -287,6 +288,38 @@ def test_sorcado_A_2_a_spell_that_leaves_the_first_card_in_place_frees_nothing()
     state = do(playing(grid=grid, deck=deck), look(12), look(3))
     assert state["looked"] == [12]
     assert do(state, look(0))["phase"] == "swap"
+
+
+def freed_previous_card(options=None):
+    """Seat 0 looks at the kobold (0), which the previous player saw with the lich (12); the
+    Whirlwind at 3 turns row 0 (0->1, 1->2, 2->0), so the kobold's look is freed (A.2)."""
+    grid, deck = with_spells(whirlwind=3)
+    return do(playing(grid=grid, deck=deck, prev_seen=[0, 12], options=options), look(0), look(3))
+
+
+def test_sorcado_D25_a_look_a_whirlwind_freed_still_counts_for_A_1():
+    """A.1 "Du darfst nur maximal eine der Karten ansehen, die sich der vorherige Spieler
+    angesehen hat"; A.2 "... so zählt diese erste Karte nicht zum Limit der anzusehenden Karten":
+    the freed look leaves S.1's count of two, but the seat did look at one of the previous
+    player's cards, so the other (the lich at 12) stays barred; the kobold itself may be looked
+    at again (at its new place 1), and so may any other card."""
+    state = freed_previous_card()
+    assert state["looked"] == [] and state["freed"] == [1] and state["prev_seen"] == [1, 12]
+    assert "previous player" in refusal(state, look(12))
+    allowed = {a["pos"] for a in R.legal_actions(state, 0)}
+    assert 12 not in allowed and {1, 5} <= allowed
+    state = do(state, look(1), look(5))
+    assert state["phase"] == "swap" and state["known"][0][1] == KOBOLD
+
+
+def test_sorcado_D25_freed_look_s1_and_a1_option_frees_it_from_A_1_as_well():
+    """D25 option freed_look="s1-and-a1" (version 1's reading): the freed look counts toward
+    neither limit, so the seat may also look at the previous player's other card."""
+    state = freed_previous_card({"freed_look": "s1-and-a1"})
+    assert 12 in {a["pos"] for a in R.legal_actions(state, 0)}
+    state = do(state, look(12))
+    assert state["known"][0][12] == "MON-lich" and state["known"][0][1] == KOBOLD
+    assert "previous player" in refusal(state, look(1))  # now A.1's one card is the lich
 
 
 # -- the ban card (B.2, B.3) -----------------------------------------------------------------------
@@ -508,21 +541,64 @@ def last_turn_tie(options=None):
               {"type": "place", "card": "ELE-0a", "slot": "B0"}, {"type": "pass"})
 
 
-def test_sorcado_E_2_a_tie_is_a_shared_victory_by_default():
+def test_sorcado_E_2_a_tie_plays_again_by_default():
+    """E.2 "Bei einem Unentschieden - spielt nochmal!": by default a tie for first deals a new
+    game (new realm, new draw, same factions) instead of ending the match."""
+    assert R.options({}).tie == "play-again"
     state = last_turn_tie()
-    assert R.next(state).result.placings == (1, 1)
+    assert R.next(state) == Chance(DEAL) and state["game"] == 2 and state["phase"] == "deal"
+    assert [game["scores"] for game in state["history"]] == [[2, 2]]
+    assert state["factions"] == ["demonologist", "elementalist"] and state["placed"] == [[], []]
+
+
+def test_sorcado_D18_tie_shared_option_ends_a_tie_as_a_shared_victory():
+    """D18 option tie="shared": the tied seats share first place at once."""
+    state = last_turn_tie({"tie": "shared"})
+    assert R.next(state).result.placings == (1, 1) and state["history"] == []
+
+
+def replay_tie_again(state):
+    """Game 2 after last_turn_tie: the same cards and moves, so the same 2-2 tie."""
+    state.update(playing(options=state["options"], history=state["history"], game=2,
+                         hands=[["DEM-0a"], ["ELE-0a"]], factions=["demonologist", "elementalist"]))
+    return do(state, look(0), look(1), {"type": "keep"}, {"type": "place", "card": "DEM-0a", "slot": "L0"},
+              {"type": "pass"}, look(2), look(3), {"type": "keep"},
+              {"type": "place", "card": "ELE-0a", "slot": "B0"}, {"type": "pass"})
 
 
 def test_sorcado_E_2_play_again_deals_a_new_game_up_to_the_replay_limit():
-    state = last_turn_tie({"tie": "play-again", "replays": 1})
-    assert R.next(state) == Chance(DEAL) and state["game"] == 2 and state["history"] == [[2, 2]]
-    assert state["factions"] == ["demonologist", "elementalist"] and state["placed"] == [[], []]
-    state.update(playing(options={"tie": "play-again", "replays": 1}, history=[[2, 2]], game=2,
-                         hands=[["DEM-0a"], ["ELE-0a"]], factions=["demonologist", "elementalist"]))
-    state = do(state, look(0), look(1), {"type": "keep"}, {"type": "place", "card": "DEM-0a", "slot": "L0"},
-               {"type": "pass"}, look(2), look(3), {"type": "keep"},
-               {"type": "place", "card": "ELE-0a", "slot": "B0"}, {"type": "pass"})
+    """E.2, D18: at most `replays` new games; a tie after the last stands as a shared victory."""
+    state = replay_tie_again(last_turn_tie({"replays": 1}))
     assert R.next(state).result.placings == (1, 1)  # the limit is reached: the tie stands
+    assert len(state["history"]) == 1 and state["game"] == 2
+    again = replay_tie_again(last_turn_tie({"replays": 2}))
+    assert R.next(again) == Chance(DEAL) and again["game"] == 3
+
+
+def test_sorcado_E_2_the_tied_games_reveal_stays_in_every_view():
+    """E.2, D18: after "spielt nochmal!" every view keeps what the tied game's end turned up
+    for everyone (its public view at the end under tie="shared"), with cards by name and power,
+    and nothing else: not the exploration deck, which was never shown."""
+    shown = R.view(last_turn_tie({"tie": "shared"}), None)
+    state = last_turn_tie()
+    expected = {"game": 1, "scores": shown["scores"], "captures": shown["captures"],
+                "bans": shown["bans"], "realm": [CARD[card].name for card in shown["face_up"]],
+                "placed": [[[slot, MAGE_POWER[card]] for slot, card in cards] for cards in shown["placed"]]}
+    assert state["history"] == [expected] and expected["realm"][:2] == ["Kobold", "Imp"]
+    assert expected["placed"] == [[["L0", 0]], [["B0", 0]]] and expected["captures"][1] == 0
+    state = R.apply(state, Event.chance(DEAL, list(range(19, -1, -1))))  # factions carry over
+    for _ in range(2):
+        state = R.apply(state, Event.chance(MAGE_SHUFFLE, list(range(8))))
+    state = do(state, look(next(a["pos"] for a in R.legal_actions(state, state["seat"]))))
+    assert R.hidden_items(state, None) and R.hidden_items(state, 0) and R.hidden_items(state, 1)
+    for viewer in (None, 0, 1):
+        view = R.view(state, viewer)
+        assert view["history"] == [expected] and view["game"] == 2
+        body = text(view)
+        assert not [spell for spell in SPELLS if CARD[spell].name in text(view["history"])]
+        assert not [c for c in R.hidden_items(state, None) if json.dumps(c) in body]
+        others = set().union(*(R.hidden_items(state, s) for s in (0, 1) if s != viewer))
+        assert not [c for c in others if json.dumps(c) in body]
 
 
 # -- forfeits, legality, bounds ---------------------------------------------------------------------
@@ -586,7 +662,7 @@ def test_sorcado_apply_leaves_its_input_alone_and_states_round_trip():
 
 
 def test_sorcado_matches_end_within_max_events_and_validate():
-    for players, options in ((2, {}), (3, {"placement": "border"}), (4, {"tie": "play-again"})):
+    for players, options in ((2, {}), (3, {"placement": "border"}), (4, {"tie": "shared"})):
         log = playout(R, players, seed=bytes([players]) * 32, options=options)
         assert len(log) <= R.max_events(players, R.options(options))
         assert validate(log).ok
@@ -597,3 +673,92 @@ def test_sorcado_heuristic_bot_plays_legal_matches_from_its_view():
     bots = {0: HeuristicBot(R, 1), 1: RandomBot(R, 2), 2: HeuristicBot(R, 3)}
     log = playout(R, 3, seed=b"h" * 32, bots=bots)
     assert log[-1]["kind"] == "match_ended" and not [r for r in log if r["kind"] == "forfeit"]
+
+
+# -- the balance hooks (bench/balance.py) -----------------------------------------------------------
+
+def test_sorcado_balance_hooks_name_each_seats_faction_and_place_in_the_order():
+    """seat_roles: the factions (V.3); seat_positions: the place in the V.5 order, 0 looks first;
+    one entry per seat, a seat that left before the draw round the table after the others."""
+    state = R.apply(R.setup(3, R.options({"factions": "by-seat"})), Event.chance(DEAL, list(range(20))))
+    state = R.apply(state, Event.forfeit(1, "resigned"))
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [0, 1, 2, 3, 4, 5, 6, 7]))  # DEM-0a: 0
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [7, 0, 1, 2, 3, 4, 5, 6]))  # TEC-4b: 4
+    assert state["order"] == [0, 2]  # seat 2 drew highest: it plays last
+    assert R.seat_roles(state) == ["demonologist", "necromancer", "techno-mage"]
+    assert R.seat_roles(R.setup(2, R.options({}))) == [None, None]
+    assert R.seat_positions(state) == [0, 2, 1]
+    log = playout(R, 4, seed=b"b" * 32)
+    folder = Folder(log[0])
+    for record in log[1:-1]:
+        folder.step(record)
+    final = folder.state
+    positions = R.seat_positions(final)
+    assert R.seat_roles(final) == final["factions"] and sorted(R.seat_roles(final)) == sorted(FACTIONS)
+    assert [final["order"][p] for p in positions] == [0, 1, 2, 3]
+    assert R.seat_positions(R.setup(2, R.options({}))) == [0, 1]
+
+
+def test_sorcado_balance_hook_ended_by_bound_is_the_replay_cap():
+    """ended_by_bound: D18's cap on replays, not E.2, ended the match: a tie that stands because
+    `replays` games were replayed; not a tie under tie="shared", nor a decided game."""
+    capped = replay_tie_again(last_turn_tie({"replays": 1}))
+    assert isinstance(R.next(capped), Ended) and R.ended_by_bound(capped)
+    assert not R.ended_by_bound(last_turn_tie({"tie": "shared"}))
+    assert not R.ended_by_bound(last_turn_tie())  # replaying: not ended at all
+    decided = playing()
+    decided["hands"] = [["DEM-6a"], ["NEC-5a"]]
+    decided = do(decided, look(0), look(1), {"type": "keep"}, {"type": "place", "card": "DEM-6a", "slot": "L0"},
+                 {"type": "pass"}, look(2), look(3), {"type": "keep"},
+                 {"type": "place", "card": "NEC-5a", "slot": "B0"}, {"type": "pass"})
+    assert isinstance(R.next(decided), Ended) and not R.ended_by_bound(decided)
+
+
+# -- version 1 matches (games/sorcado/editions.py) --------------------------------------------------
+
+def fold_digest(records):
+    """Fold a log as the service does (registry.get, so a version 1 log finds edition 1) and
+    hash every step's encoded state, views and legal actions: what snapshots and replays show."""
+    folder, digest = Folder(records[0]), hashlib.sha256()
+    for record in records[1:-1]:
+        folder.step(record)
+        ruleset, state, seats = folder.ruleset, folder.state, range(folder.players)
+        digest.update(canonical_json([ruleset.encode(state), ruleset.view(state, None),
+                                      [ruleset.view(state, s) for s in seats],
+                                      [ruleset.legal_actions(state, s) for s in seats]]).encode())
+    return folder.ruleset, digest.hexdigest()
+
+
+# Random playouts (2 players, tie="play-again", seed bytes([i]) * 32, bot_seed i, match "v1-i")
+# written by the version 1 code (git ae50fce): the last record's hash and fold_digest of the log.
+# Playout 2 replays a tied game; in playout 92 a seat looks at both cards the previous player saw
+# after a Whirlwind freed the first (D25's version 1 reading).
+VERSION_1_PLAYOUTS = {
+    2: ("53148aaae958aa15f68d0510eeb8617202397e8b1e911e80b0a27959099e5dd1",
+        "30f17baaadba775c3651e6ab61d89e0d4f370ac2fe75f4b9b9b7435bee05024e"),
+    92: ("a91fdb8d41b80873333ad58edbd3e6d15e24adec4080e720a32dd7b94b33607d",
+         "ce938f6a2e7a53c11526f859ca949a7a285e848a33b30d9604468b7a45971b42"),
+}
+
+
+@pytest.mark.parametrize("index", sorted(VERSION_1_PLAYOUTS))
+def test_sorcado_version_1_matches_fold_by_edition_1_as_they_were_written(index):
+    """A match keeps the rules it was played by: edition 1 writes, folds and shows a version 1
+    match exactly as version 1 did (every option is written into match_created, so a stored
+    tie="shared" default stays shared); the version 2 rules refuse the D25 playout."""
+    head_hash, digest = VERSION_1_PLAYOUTS[index]
+    edition = registry.get("sorcado", 1)
+    assert edition.spec.version == 1 and edition is R.edition(1) and edition is not R
+    log = playout(edition, 2, seed=bytes([index]) * 32, options={"tie": "play-again"},
+                  bot_seed=index, match_id=f"v1-{index}")
+    assert set(log[0]["payload"]["options"]) == {"placement", "factions", "tie", "replays"}
+    assert log[-1]["hash"] == head_hash
+    assert fold_digest(log) == (edition, digest)
+    assert validate(log).ok
+    if index == 92:
+        as_version_2 = json.loads(json.dumps(log))
+        as_version_2[0]["payload"].update(version=R.spec.version)
+        folder = Folder(as_version_2[0])
+        with pytest.raises(LogError, match="A.1"):
+            for record in as_version_2[1:]:
+                folder.step(record)

@@ -7,6 +7,7 @@ field 34+5a; centre 52. Two players sit on arms 0 and 2 (start fields 0 and 16);
 seat 0's wizards, 3-5 seat 1's, 6 the joker.
 """
 import dataclasses
+import hashlib
 import json
 import pathlib
 import subprocess
@@ -15,6 +16,7 @@ import sys
 import pytest
 
 from games.engine import registry
+from games.engine.log import Folder, LogError, canonical_json, validate
 from games.engine.protocol import Chance, Ended, Event, IllegalAction, InvalidOptions, ToAct
 from games.engine.runner import playout
 from games.trap_the_wizard import DIE, TrapTheWizard
@@ -71,16 +73,17 @@ def first_move(state):
 # -- spec, options, board -----------------------------------------------------------------------
 
 def test_ttw_spec_registered_with_its_game_type():
-    """The registry entry: trap-the-wizard v1, 2-6 players, dice, no hidden information."""
+    """The registry entry: trap-the-wizard v2, 2-6 players, dice, no hidden information."""
     spec = R.spec
     assert isinstance(R, TrapTheWizard)
-    assert (spec.name, spec.version, spec.min_players, spec.max_players) == ("trap-the-wizard", 1, 2, 6)
+    assert (spec.name, spec.version, spec.min_players, spec.max_players) == ("trap-the-wizard", 2, 2, 6)
     assert spec.chance and not spec.hidden_information and not spec.simultaneous
 
 
 @pytest.mark.parametrize("raw", [
     {"board": "wheel5"}, {"rim_between": 0}, {"spoke_between": 21}, {"wizards": "3"},
     {"wizards": True}, {"rounds": 0}, {"turn_limit": 0}, {"joker_return": "home"}, {"colour": "red"},
+    {"six": "never"},
 ])
 def test_ttw_options_bad_values_raise_invalid_options(raw):
     """Options: an unknown name or a value out of range is refused."""
@@ -294,12 +297,46 @@ def test_ttw_d9_a_move_is_compulsory():
     assert "a move is due" in refusal(state, {"type": "pass"})
 
 
-def test_ttw_2_5_a_six_rolls_again():
-    """§2.5 "Wenn der Spieler eine sechs gewürfelt hat, darf er noch einen Spielzug machen"."""
+def test_ttw_2_5_a_six_may_roll_again_or_pass():
+    """§2.5 "Wenn der Spieler eine sechs gewürfelt hat, darf er noch einen Spielzug machen":
+    "darf" is leave, not a duty (D20): after a six the player rolls again or passes the turn."""
     after_six = play(position(fields={0: 10}, roll=6), 0, 40, 6)
+    assert R.next(after_six) == ToAct((0,)) and after_six.again and after_six.roll is None
+    assert R.legal_actions(after_six, 0) == [{"type": "roll"}, {"type": "pass"}]
+    rolled = R.apply(after_six, Event.action(0, {"type": "roll"}))
+    assert R.next(rolled) == Chance(DIE) and rolled.turn == 0 and not rolled.again
+    passed = R.apply(after_six, Event.action(0, {"type": "pass"}))
+    assert R.next(passed) == Chance(DIE) and passed.turn == 1 and not passed.again
     after_five = play(position(fields={0: 10}, roll=5), 0, 15, 5)
-    assert isinstance(R.next(after_six), Chance) and after_six.turn == 0
-    assert after_five.turn == 1
+    assert R.next(after_five) == Chance(DIE) and after_five.turn == 1 and not after_five.again
+
+
+def test_ttw_d20_six_compulsory_option_rolls_again_at_once():
+    """D20 option six="compulsory" (version 1's reading of §2.5): the six's player rolls again
+    with no choice."""
+    after_six = play(position(fields={0: 10}, roll=6, options={"six": "compulsory"}), 0, 40, 6)
+    assert R.next(after_six) == Chance(DIE) and after_six.turn == 0 and not after_six.again
+    assert R.legal_actions(after_six, 0) == []
+
+
+def test_ttw_d20_the_choice_after_a_six_is_roll_or_pass_only():
+    """§2.5, D20: while the six's player chooses, no die is due and nothing but roll or pass is
+    legal; "roll" is no action at any other time."""
+    after_six = play(position(fields={0: 10}, roll=6), 0, 40, 6)
+    assert "roll again" in refusal(after_six, move(0, 41, 1))
+    assert refusal(after_six, {"type": "roll", "again": True})
+    assert "does not act now" in refusal(after_six, {"type": "roll"}, seat=1)
+    with pytest.raises(IllegalAction, match="no die roll is due"):
+        roll(after_six, 3)
+    assert refusal(position(fields={0: 10}, roll=3), {"type": "roll"})
+
+
+def test_ttw_d20_leaving_while_choosing_passes_the_turn():
+    """D15, D20: a seat that leaves while it chooses after a six rolls no more; the next seat
+    rolls."""
+    after_six = play(position(3, fields={0: 10}, roll=6), 0, 40, 6)
+    left = R.apply(after_six, Event.forfeit(0, "timeout"))
+    assert R.next(left) == Chance(DIE) and left.turn == 1 and not left.again
 
 
 def blocked_position():
@@ -317,9 +354,10 @@ def test_ttw_d10_no_legal_move_passes_the_turn():
 
 
 def test_ttw_d10_a_six_rolls_again_even_without_a_move():
-    """D10, §2.5: a six with no legal move still earns the next roll."""
+    """D10, §2.5: a six with no legal move still earns the next roll (to take or pass, D20)."""
     after = roll(blocked_position(), 6)
-    assert isinstance(R.next(after), Chance) and after.turn == 0 and after.rolls == 1
+    assert R.next(after) == ToAct((0,)) and after.again and after.rolls == 1
+    assert R.legal_actions(after, 0) == [{"type": "roll"}, {"type": "pass"}]
 
 
 def test_ttw_d11_seats_without_free_wizards_are_skipped():
@@ -459,13 +497,16 @@ def test_ttw_5_2_a_point_per_caught_wizard_delivered_or_held():
 
 
 def test_ttw_d13_turn_limit_ends_a_stuck_round():
-    """D13: after turn_limit die rolls in a round the round is scored as it stands."""
+    """D13: after turn_limit die rolls in a round the round is scored as it stands; a six of
+    the last roll offers no other (D20)."""
     state = position(fields={0: 10}, captives={0: [3]}, options={"turn_limit": 3})
     state = dataclasses.replace(state, rolls=2)
     after = play(roll(state, 2), 0, 12, 2)
     assert after.history == ((1, 0),) and after.round == 2
     still = play(roll(dataclasses.replace(state, rolls=1), 2), 0, 12, 2)
     assert still.round == 1
+    six = play(roll(state, 6), 0, 40, 6)
+    assert six.history == ((1, 0),) and six.round == 2 and not six.again
 
 
 def test_ttw_5_3_a_match_is_five_rounds():
@@ -564,18 +605,97 @@ def test_ttw_legal_actions_are_exactly_the_checked_actions():
 
 
 def test_ttw_offline_playout_validates():
-    """Contract: a random four-player match ends and its log validates."""
-    from games.engine.log import validate
+    """Contract: a random four-player match ends within max_events and its log validates."""
     log = playout(R, 4, seed=b"s" * 32)
     assert log[-1]["kind"] == "match_ended" and validate(log).ok
+    assert len(log) <= R.max_events(4, R.options({}))
+    actions = [r["payload"]["action"]["type"] for r in log if r["kind"] == "action"]
+    assert {"roll", "pass"} <= set(actions)  # random bots took and passed extra rolls
+
+
+def test_ttw_max_events_bounds_a_match_that_uses_every_roll():
+    """D13, D20: with one roll a round the longest log is the envelope, a forfeit a seat and one
+    roll of a chance, a move per wizard, a pass and the six's choice: tight enough to fail."""
+    options = R.options({"turn_limit": 1, "rounds": 1, "wizards": 1})
+    assert R.max_events(2, options) == 2 + 2 + 1 * 1 * (1 + 3)
+    log = playout(R, 2, seed=b"m" * 32, options={"turn_limit": 1, "rounds": 1, "wizards": 1})
+    assert len(log) <= R.max_events(2, options)
 
 
 def test_ttw_builtin_bots_greedy_prefers_a_capture():
-    """Bots: random and greedy are offered; greedy takes the enemy on 13 over the moves to 7/37."""
+    """Bots: random and greedy are offered; greedy takes the enemy on 13 over the moves to 7/37,
+    and after a six it rolls again."""
     assert set(R.builtin_bots()) == {"random", "greedy"}
     state = position(fields={0: 10, 3: 13, 1: None, 2: None}, roll=3)
+    after_six = play(position(fields={0: 10}, roll=6), 0, 40, 6)
     for seed in range(5):
         bot = GreedyBot(R, seed)
         choice = bot.act({"type": "act", "seat": 0, "view": R.view(state, 0),
                           "legal_actions": R.legal_actions(state, 0)})
         assert choice == move(0, 13, 3)
+        again = bot.act({"type": "act", "seat": 0, "view": R.view(after_six, 0),
+                         "legal_actions": R.legal_actions(after_six, 0)})
+        assert again == {"type": "roll"}
+
+
+# -- the balance hooks (bench/balance.py) -----------------------------------------------------------
+
+def test_ttw_balance_hooks_name_each_seats_arm_and_place_in_the_order():
+    """seat_roles: the arm each seat sits on (D3); seat_positions: seat 0 opens the first round,
+    the turn runs in seat order (D14); one entry per seat, matching the board's start fields."""
+    for players, arms in ((2, [0, 2]), (3, [0, 1, 2]), (5, [0, 1, 2, 3, 4])):
+        state = R.setup(players, R.options({}))
+        board = R.view(state, None)["board"]
+        assert R.seat_roles(state) == [f"arm {a}" for a in arms]
+        assert [8 * a for a in arms] == board["homes"]  # the start field of arm a is 8a
+        assert R.seat_positions(state) == list(range(players)) and state.turn == 0
+
+
+def test_ttw_balance_hook_ended_by_bound_is_the_turn_limit_ending_the_last_round():
+    """ended_by_bound: D13's turn limit, not §5.1, ended the last round (and so the match)."""
+    stuck = play(roll(position(fields={0: 10}, options={"turn_limit": 1, "rounds": 1}), 2), 0, 12, 2)
+    assert stuck.ended and R.ended_by_bound(stuck)
+    caught = play(position(fields={0: 10, 3: 13}, captives={0: [4, 5]}, roll=3,
+                           options={"rounds": 1}), 0, 13, 3)
+    assert caught.ended and not R.ended_by_bound(caught)
+    last_roll = play(position(fields={0: 10, 3: 13}, captives={0: [4, 5]}, roll=3,
+                              options={"rounds": 1, "turn_limit": 1}), 0, 13, 3)
+    assert last_roll.ended and not R.ended_by_bound(last_roll)  # §5.1 on the limit's roll
+    playing = dataclasses.replace(position(options={"turn_limit": 1}), rolls=1)
+    assert not R.ended_by_bound(playing)  # not ended
+
+
+# -- version 1 matches (games/trap_the_wizard/editions.py) -------------------------------------------
+
+def fold_digest(records):
+    """Fold a log as the service does (registry.get, so a version 1 log finds edition 1) and
+    hash every step's encoded state, views and legal actions: what snapshots and replays show."""
+    folder, digest = Folder(records[0]), hashlib.sha256()
+    for record in records[1:-1]:
+        folder.step(record)
+        ruleset, state, seats = folder.ruleset, folder.state, range(folder.players)
+        digest.update(canonical_json([ruleset.encode(state), ruleset.view(state, None),
+                                      [ruleset.view(state, s) for s in seats],
+                                      [ruleset.legal_actions(state, s) for s in seats]]).encode())
+    return folder.ruleset, digest.hexdigest()
+
+
+def test_ttw_version_1_matches_fold_by_edition_1_as_they_were_written():
+    """A match keeps the rules it was played by: edition 1 writes, folds and shows a version 1
+    match exactly as version 1 did (the values come from the version 1 code, git ae50fce: a
+    random 3-player playout, rounds=2, turn_limit=30, seed bytes(32), bot_seed 0, match
+    "v1-0"); the version 2 rules refuse its first six followed at once by a die."""
+    edition = registry.get("trap-the-wizard", 1)
+    assert edition.spec.version == 1 and edition is R.edition(1) and edition is not R
+    log = playout(edition, 3, seed=bytes(32), options={"rounds": 2, "turn_limit": 30},
+                  bot_seed=0, match_id="v1-0")
+    assert "six" not in log[0]["payload"]["options"]
+    assert log[-1]["hash"] == "32ecfb74bce8536975bafef0cb3784836cdf4ef6f752361a37d4b44318d0f6cb"
+    assert fold_digest(log) == (edition, "91090cf27d04dd59bebd21c13f635a3e82dca8cbd8cbf0b9be6890f5803b3519")
+    assert validate(log).ok
+    as_version_2 = json.loads(json.dumps(log))
+    as_version_2[0]["payload"].update(version=R.spec.version)
+    folder = Folder(as_version_2[0])
+    with pytest.raises(LogError, match="no chance node now"):
+        for record in as_version_2[1:]:
+            folder.step(record)

@@ -189,7 +189,13 @@
                  " in hand" + (view.scores ? ", " + view.scores[s] + " points" : "") +
                  (view.forfeited.indexOf(s) >= 0 ? " (forfeited)" : "")]);
     }
-    if (view.history.length) rows.push(["earlier games", JSON.stringify(view.history)]);
+    // E.2: each tied game's reveal (version 2) or its scores alone (version 1 matches).
+    if (view.history.length) {
+      rows.push(["earlier games", view.history.map(function (game, k) {
+        var scores = game.scores || game;
+        return "game " + (game.game || k + 1) + " tied: " + scores.join(" – ");
+      }).join("; ")]);
+    }
     return rows;
   };
 

@@ -4,6 +4,8 @@ The game's best built-in bot plays itself; for each player count the benchmark r
 rate of each role (what ``seat_roles(state)`` names: a character's element, a faction) and of
 each position in the order of play (``seat_positions(state)``: 0 moves first), with Wilson 95 %
 intervals, and how often a bound rather than the rules ended the match (``ended_by_bound``).
+A game whose options change the balance lists the variants to measure with a
+``balance_options()`` hook (Sorcado: both placements); each is a table of its own.
 A shared first place counts as a fraction of a win for each seat sharing it. Games without the
 hooks are skipped. Roles are dealt by the game itself (Imperial Twing draws characters at
 random), so every role meets every other and every position over the run.
@@ -39,14 +41,14 @@ def balanced_games() -> list:
 
 def one_game(args) -> tuple[list[str], list[int], list[float], bool, int]:
     """(roles, positions, win shares, ended by a bound, events) of self-play game ``index``."""
-    name, players, index = args
+    name, players, index, options = args
     ruleset = registry.get(name)
     bots = ruleset.builtin_bots()
     best = bots[next(b for b in BEST if b in bots)]
     seats = {s: best(ruleset, index * 10 + s) for s in range(players)}
     records = playout(ruleset, players, seed=index.to_bytes(4, "big") + bytes([players]) + SEED[5:],
-                      bots=seats, match_id=f"balance-{players}-{index}",
-                      max_events=ruleset.max_events(players, ruleset.options(None)))
+                      bots=seats, match_id=f"balance-{players}-{index}", options=options,
+                      max_events=ruleset.max_events(players, ruleset.options(options)))
     folder = Folder(records[0], get_ruleset=registry.get)
     for record in records[1:-1]:
         folder.step(record)
@@ -64,9 +66,11 @@ def run(*, games: int = 1000, names: list[str] | None = None) -> dict:
         name = ruleset.spec.name
         if names and name not in names:
             continue
-        for players in range(ruleset.spec.min_players, ruleset.spec.max_players + 1):
+        variants = ruleset.balance_options() if hasattr(ruleset, "balance_options") else [{}]
+        for options, players in [(o, p) for o in variants
+                                 for p in range(ruleset.spec.min_players, ruleset.spec.max_players + 1)]:
             started = time.perf_counter()
-            jobs = [(name, players, i) for i in range(games)]
+            jobs = [(name, players, i, options) for i in range(games)]
             with multiprocessing.get_context("fork").Pool(2) as pool:
                 rows = pool.map(one_game, jobs, chunksize=8)
             by_role, by_position = defaultdict(lambda: [0.0, 0]), defaultdict(lambda: [0.0, 0])
@@ -76,7 +80,7 @@ def run(*, games: int = 1000, names: list[str] | None = None) -> dict:
                     by_role[roles[seat]][1] += 1
                     by_position[positions[seat]][0] += shares[seat]
                     by_position[positions[seat]][1] += 1
-            results.append({"game": name, "players": players, "games": games,
+            results.append({"game": name, "players": players, "games": games, "options": options,
                             "bound": sum(r[3] for r in rows),
                             "events": sum(r[4] for r in rows) / games,
                             "seconds": time.perf_counter() - started,
@@ -98,7 +102,8 @@ def report(result: dict) -> list[str]:
              "the even share (1/players) in points.", ""]
     for r in result["results"]:
         even = 1 / r["players"]
-        lines += [f"### {r['game']}, {r['players']} players: {r['games']} games, "
+        variant = "".join(f", {k}={v}" for k, v in r.get("options", {}).items())
+        lines += [f"### {r['game']}{variant}, {r['players']} players: {r['games']} games, "
                   f"{r['bound']} ({r['bound'] / r['games']:.1%}) ended by the bound, "
                   f"{r['events']:.0f} events a game, {r['seconds']:.0f} s", "",
                   "| role / position | seats | win rate | 95 % interval | vs even |",

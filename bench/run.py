@@ -183,6 +183,28 @@ def replace_section(text: str, heading: str, body: list[str], run_line: str) -> 
     return "\n".join(lines)
 
 
+def merged_balance(text: str, body: list[str], games: list[str]) -> list[str]:
+    """The balance section's ``body`` for ``games`` merged with the existing tables of the games
+    not re-run (each table starts with "### <game>"), ordered by game."""
+    lines = text.split("\n")
+    if BALANCE_HEADING not in lines:
+        return body
+    start = lines.index(BALANCE_HEADING) + 1
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("## ")), len(lines))
+
+    def tables(section: list[str]) -> tuple[list[str], list[list[str]]]:
+        heads = [i for i, line in enumerate(section) if line.startswith("### ")]
+        blocks = [section[a:b] for a, b in zip(heads, heads[1:] + [len(section)])]
+        return section[:heads[0]] if heads else section, blocks
+
+    intro, fresh = tables(body)
+    _, old = tables(lines[start:end])
+    game_of = lambda block: block[0][4:].split(",")[0]  # noqa: E731
+    kept = [b for b in old if game_of(b) not in games]
+    blocks = sorted(kept + fresh, key=game_of)
+    return [*intro, *[line for block in blocks for line in block]]
+
+
 def in_subprocess(script: str) -> dict:
     """Run bench/<script> in its own process (it configures Django for itself, e.g. with a
     broker, before the settings are read) and return the JSON it prints last."""
@@ -195,6 +217,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md")
     parser.add_argument("--quick", action="store_true", help="small sizes, to check it runs")
+    parser.add_argument("--game", action="append", default=[],
+                        help="with --only balance: re-run these games only (repeatable); --write "
+                             "keeps the other games' tables")
     parser.add_argument("--only", choices=("fold", "append", "games", "protocol", "tournament", "steps",
                                            "balance"), help="run one benchmark")
     args = parser.parse_args(argv)
@@ -229,7 +254,8 @@ def main(argv: list[str]) -> int:
         print("\n".join(["## Games", "", *games_bench.report(games), ""]), flush=True)
     if args.only in (None, "balance"):
         print("balance: self-play of every game whose seats differ ...", file=sys.stderr, flush=True)
-        balance = balance_bench.run(games=BALANCE_SIZES["quick" if args.quick else "full"])
+        balance = balance_bench.run(games=BALANCE_SIZES["quick" if args.quick else "full"],
+                                    names=args.game or None)
         print("\n".join(["## Balance", "", *balance_bench.report(balance), ""]), flush=True)
     print("\n".join(["## Reading", "", *reading(fold, append)]))
     print(f"\n(all benchmarks: {time.perf_counter() - started:.0f} s)", file=sys.stderr)
@@ -238,9 +264,12 @@ def main(argv: list[str]) -> int:
         command = "python3 dev.py bench " + " ".join(argv)
         section = ({"games": games_bench.report(games)} if args.only == "games"
                    else {"balance": balance_bench.report(balance)})[args.only]
+        if args.only == "balance" and args.game:
+            section = merged_balance(BENCHMARKS.read_text(encoding="utf-8"), section, args.game)
         heading = ("## Games: playout speed and bot strength (bench/games.py)"
                    if args.only == "games" else BALANCE_HEADING)
-        run_line = (f"- {heading[3:]}: re-run alone by `{command.strip()}` on {when}, load "
+        which = f" ({', '.join(args.game)})" if args.only == "balance" and args.game else ""
+        run_line = (f"- {heading[3:]}{which}: re-run alone by `{command.strip()}` on {when}, load "
                     f"{host['load']} at the start, {load_average()} at the end")
         BENCHMARKS.write_text(replace_section(BENCHMARKS.read_text(encoding="utf-8"), heading,
                                               section, run_line), encoding="utf-8")

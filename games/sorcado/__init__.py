@@ -23,7 +23,7 @@ from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction
                                    ToAct, forfeiting_seat, option)
 from games.engine.registry import register
 
-from .content import (CARD, CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
+from .content import (CARD, CONTENT, CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
                       MAGE_CARDS, MAGE_POWER, REALM_CARDS, SIDE, SLOTS, SPELLS, TRANSPOSITION,
                       open_slots, realm_scores)
 
@@ -204,9 +204,11 @@ def clone(state: dict) -> dict:
     return new
 
 
-def new_game(players: int, options: dict, factions: list, forfeited: list, history: list) -> dict:
-    """V.1-V.5: a fresh realm to deal; factions and forfeits carry over into a replay (E.2)."""
-    return {"players": players, "options": options, "game": len(history) + 1, "phase": "deal",
+def new_game(players: int, options: dict, factions: list, forfeited: list, history: list,
+             content: int) -> dict:
+    """V.1-V.5: a fresh realm to deal; factions and forfeits carry over into a replay (E.2).
+    ``content``: the version whose cards are played (content.CONTENT, D20, D22)."""
+    return {"players": players, "options": options, "content": content, "game": len(history) + 1, "phase": "deal",
             "history": history, "grid": [None] * GRID, "deck": [], "discard": [], "pending": None,
             "bans": [None] * GRID, "ban_used": [False] * players, "factions": factions,
             "hands": [[] for _ in range(players)], "placed": [[] for _ in range(players)],
@@ -238,7 +240,7 @@ def advance_setup(state: dict) -> None:
     if state["phase"] == "faction" and all(state["factions"][s] for s in seats):
         state["phase"] = "draw"
         for s in seats:
-            state["hands"][s] = list(MAGE_CARDS[state["factions"][s]])
+            state["hands"][s] = list(CONTENT[state["content"]].mage_cards[state["factions"][s]])
     if state["phase"] == "draw" and all(state["shuffles"][s] is not None for s in seats):
         decide_order(state)
 
@@ -405,13 +407,13 @@ def score(state: dict, replay: bool = True) -> None:
         captures, scores = [None] * GRID, [0] * state["players"]
     else:
         captures, scores = realm_scores(state["grid"], state["placed"], state["factions"],
-                                        state["bans"])
+                                        state["bans"], CONTENT[state["content"]].card)
     state["captures"], state["scores"], state["phase"], state["seat"] = captures, scores, "over", None
     options = state["options"]
     if (replay and tied_for_first(state) and options["tie"] == "play-again"
             and len(state["history"]) < options["replays"]):
         state.update(new_game(state["players"], options, state["factions"], state["forfeited"],
-                              state["history"] + [final_reveal(state)]))
+                              state["history"] + [final_reveal(state)], state["content"]))
 
 
 def tied_for_first(state: dict) -> bool:
@@ -481,7 +483,8 @@ class Sorcado(Ruleset):
         self.check_players(players)
         if not isinstance(options, Options):
             options = self.options(options)
-        return new_game(players, dataclasses.asdict(options), [None] * players, [], [])
+        return new_game(players, dataclasses.asdict(options), [None] * players, [], [],
+                        self.spec.version)
 
     def next(self, state: dict):
         phase = state["phase"]
@@ -564,6 +567,11 @@ class Sorcado(Ruleset):
         return super().edition(version)
 
     # -- hooks of the balance benchmark (bench/balance.py) ----------------------------------
+    @staticmethod
+    def balance_options() -> list[dict]:
+        """The variants the balance benchmark measures: both placements (V.4a, V.4b)."""
+        return [{"placement": "corners"}, {"placement": "border"}]
+
     @staticmethod
     def seat_roles(state: dict) -> list[str | None]:
         """What sets the seats apart: their factions (V.3; None before a seat has one)."""

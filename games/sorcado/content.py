@@ -13,9 +13,13 @@ from dataclasses import dataclass, field
 FACTIONS = ("demonologist", "necromancer", "techno-mage", "elementalist")
 CODES = {"demonologist": "DEM", "necromancer": "NEC", "techno-mage": "TEC", "elementalist": "ELE"}
 
-# Eight power values per faction, each summing to 24: the factions differ in spread, not in
-# total, so no faction is stronger on paper (D20). Zeros are bluffs: a face-down card is a card.
-POWERS = {
+# Eight power values per faction. Version 2 (D20): every faction holds the same eight values,
+# summing to 24. Version 1 gave the factions different spreads of the same total, and the top
+# cards won the contested lines: the Demonologist's two 6s beat the Techno-Mage's 4s (issue 14's
+# self-play: 52.5 % against 3.1 % of the wins at four players). The factions now differ only in
+# the monsters that favour them (D22). Zeros are bluffs: a face-down card is a card.
+POWERS = dict.fromkeys(FACTIONS, (0, 1, 2, 3, 3, 4, 5, 6))
+POWERS_V1 = {
     "demonologist": (0, 1, 1, 2, 3, 5, 6, 6),  # all or nothing
     "necromancer": (1, 2, 2, 3, 3, 4, 4, 5),   # a steady host
     "techno-mage": (2, 2, 3, 3, 3, 3, 4, 4),   # engineered evenness
@@ -23,18 +27,22 @@ POWERS = {
 }
 
 
-def _mage_ids(faction: str) -> tuple[str, ...]:
-    """``DEM-6a``, ``DEM-6b``: faction code, power, a letter per copy of that power."""
+def _mage_ids(faction: str, powers: dict) -> tuple[str, ...]:
+    """``DEM-6a``, ``DEM-6b``: faction code, power, a letter per copy of that power. An id names
+    its power, so an id means the same card in every version."""
     ids, copies = [], {}
-    for power in POWERS[faction]:
+    for power in powers[faction]:
         copies[power] = copies.get(power, 0) + 1
         ids.append(f"{CODES[faction]}-{power}{'abcdefgh'[copies[power] - 1]}")
     return tuple(ids)
 
 
-MAGE_CARDS = {faction: _mage_ids(faction) for faction in FACTIONS}
-MAGE_POWER = {card: power for f in FACTIONS for card, power in zip(MAGE_CARDS[f], POWERS[f])}
-MAGE_FACTION = {card: f for f in FACTIONS for card in MAGE_CARDS[f]}
+MAGE_CARDS = {faction: _mage_ids(faction, POWERS) for faction in FACTIONS}
+MAGE_CARDS_V1 = {faction: _mage_ids(faction, POWERS_V1) for faction in FACTIONS}
+MAGE_POWER = {card: int(card.split("-")[1][:-1])
+              for cards in (MAGE_CARDS, MAGE_CARDS_V1) for f in FACTIONS for card in cards[f]}
+MAGE_FACTION = {card: f for cards in (MAGE_CARDS, MAGE_CARDS_V1) for f in FACTIONS
+                for card in cards[f]}
 HAND_SIZE = 8
 BAN_CARDS = {faction: f"BAN-{CODES[faction]}" for faction in FACTIONS}  # played face up (B.1)
 
@@ -61,9 +69,38 @@ class Monster:
     special: str | None = None
 
 
-# Strengths 1-7 (59 in all), margins 2-3 on the strong ones, and faction modifiers in a
-# symmetric pattern: each faction has +2, +2, +-1 and -2 somewhere (D21, D22).
+# Strengths 1-6 (59 in all), margins 2-3 on the strong ones (D21). Version 2's faction
+# modifiers (D22) are one pattern turned round the four factions: the 4-cycle Demonologist ->
+# Necromancer -> Techno-Mage -> Elementalist -> Demonologist maps the monster list onto itself
+# (Imp -> Skeleton -> Clockwork Spider -> Salamander; Banshee <-> Gargoyle; Archfiend -> Lich ->
+# Iron Colossus -> Storm Titan), so no faction is favoured by the content: each has one +2 at
+# strength 2, +1 and -1 at strength 3, and +2 and -2 at strength 6.
 MONSTERS = (
+    Monster("MON-kobold", "Kobold", 1, special=LOWEST_WINS),
+    Monster("MON-imp", "Imp", 2, modifiers={"demonologist": 2}),
+    Monster("MON-skeleton", "Skeleton", 2, modifiers={"necromancer": 2}),
+    Monster("MON-clockwork-spider", "Clockwork Spider", 2, modifiers={"techno-mage": 2}),
+    Monster("MON-salamander", "Salamander", 2, modifiers={"elementalist": 2}),
+    Monster("MON-troll", "Troll", 3, margin=2),
+    Monster("MON-banshee", "Banshee", 3, modifiers={"demonologist": 1, "techno-mage": 1,
+                                                    "necromancer": -1, "elementalist": -1}),
+    Monster("MON-gargoyle", "Gargoyle", 3, modifiers={"necromancer": 1, "elementalist": 1,
+                                                      "demonologist": -1, "techno-mage": -1}),
+    Monster("MON-sea-serpent", "Sea Serpent", 4, special=ROW_ONLY),
+    Monster("MON-wyvern", "Wyvern", 4, special=COLUMN_ONLY),
+    Monster("MON-basilisk", "Basilisk", 4, special=BANNER_WINS),
+    Monster("MON-hydra", "Hydra", 5, special=TWO_CARDS),
+    Monster("MON-lich", "Lich", 6, margin=3, modifiers={"necromancer": 2, "techno-mage": -2}),
+    Monster("MON-iron-colossus", "Iron Colossus", 6, margin=3,
+            modifiers={"techno-mage": 2, "elementalist": -2}),
+    Monster("MON-storm-titan", "Storm Titan", 6, margin=3,
+            modifiers={"elementalist": 2, "demonologist": -2}),
+    Monster("MON-archfiend", "Archfiend", 6, margin=3,
+            modifiers={"demonologist": 2, "necromancer": -2}),
+)
+
+# Version 1's monsters: the same cards with other strengths and modifiers (+1/+3/+1/+3 a faction).
+MONSTERS_V1 = (
     Monster("MON-kobold", "Kobold", 1, special=LOWEST_WINS),
     Monster("MON-imp", "Imp", 2, modifiers={"demonologist": 2}),
     Monster("MON-skeleton", "Skeleton", 2, modifiers={"necromancer": 2}),
@@ -95,9 +132,22 @@ SPELL_POINTS = 3  # E.1: "Jeder Zauberspruch ... zaehlt DREI (3) Punkte"
 # A spell still in the realm at the scoring is contested like a plain monster (D16).
 SPELL_AS_MONSTER = {spell: Monster(spell, spell[4:].title(), SPELL_POINTS) for spell in SPELLS}
 CARD = {m.id: m for m in MONSTERS} | SPELL_AS_MONSTER
+CARD_V1 = {m.id: m for m in MONSTERS_V1} | SPELL_AS_MONSTER
 
-# V.1-V.2: the order a "shuffle 20" outcome indexes; 16 go to the realm, 4 to the exploration deck.
-REALM_CARDS = tuple(m.id for m in MONSTERS) + SPELLS
+
+@dataclass(frozen=True)
+class Content:
+    """One version's cards: each faction's mage cards and what each realm card says."""
+
+    mage_cards: dict
+    card: dict
+
+
+CONTENT = {1: Content(MAGE_CARDS_V1, CARD_V1), 2: Content(MAGE_CARDS, CARD)}  # by ruleset version
+
+# V.1-V.2: the order a "shuffle 20" outcome indexes; 16 go to the realm, 4 to the exploration deck
+# (the same ids in the same order in every version).
+REALM_CARDS = tuple(m.id for m in MONSTERS_V1) + SPELLS
 GRID = 16
 SIDE = 4
 
@@ -176,16 +226,16 @@ def open_slots(placement: str, players: int, seat: int, placed: list[list]) -> l
 
 
 def realm_scores(grid: list[str], placed: list[list], factions: list,
-                 bans: list) -> tuple[list, list[int]]:
+                 bans: list, card_of: dict = CARD) -> tuple[list, list[int]]:
     """W.1-W.3, E.1: the captor of each realm card (None: discarded) and each seat's points,
     monster strengths plus three a spell."""
     captures, scores = [], [0] * len(placed)
-    for pos, card in enumerate(grid):
+    for pos, realm in enumerate(grid):
         row_slots, column_slots = position_slots(pos)
         row = [[MAGE_POWER[c] for slot, c in cards if slot in row_slots] for cards in placed]
         column = [[MAGE_POWER[c] for slot, c in cards if slot in column_slots] for cards in placed]
-        seat = captor(CARD[card], row, column, factions, bans[pos])
+        seat = captor(card_of[realm], row, column, factions, bans[pos])
         captures.append(seat)
         if seat is not None:
-            scores[seat] += CARD[card].strength
+            scores[seat] += card_of[realm].strength
     return captures, scores

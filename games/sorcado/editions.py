@@ -41,7 +41,7 @@ class SorcadoV1(Sorcado):
 
     def encode(self, state: dict) -> dict:
         data = super().encode(state)
-        del data["freed"], data["options"]["freed_look"]
+        del data["freed"], data["options"]["freed_look"], data["content"]
         data["history"] = [game["scores"] for game in data["history"]]
         return data
 
@@ -49,6 +49,7 @@ class SorcadoV1(Sorcado):
         state = super().decode(data)
         state["options"] = dataclasses.asdict(self.options(state["options"]))
         state["freed"] = []  # only read under freed_look="s1-only"
+        state["content"] = 1  # version 1's cards (content.CONTENT)
         state["history"] = [{"scores": scores} for scores in state["history"]]
         return state
 

@@ -118,49 +118,34 @@ def test_sorcado_D20_every_faction_has_the_same_power_total():
     assert all(sorted(MAGE_POWER[c] for c in MAGE_CARDS[f]) == sorted(POWERS[f]) for f in FACTIONS)
 
 
-def test_sorcado_D22_faction_modifiers_follow_one_pattern():
-    """Every faction: two +2 monsters, one ±1 and one −2."""
+def test_sorcado_D22_the_faction_modifiers_are_one_pattern_turned_round_the_factions():
+    """D22 (version 2): turning the factions one place round (Demonologist -> Necromancer ->
+    Techno-Mage -> Elementalist -> Demonologist) maps the monster list onto itself, so the
+    content favours no faction; each has +2 at strength 2, +1 and -1 at 3, +2 and -2 at 6."""
+    turn = dict(zip(FACTIONS, FACTIONS[1:] + FACTIONS[:1]))
+    cards = {(m.strength, m.margin, m.special, tuple(sorted(m.modifiers.items()))) for m in MONSTERS}
+    turned = {(m.strength, m.margin, m.special,
+               tuple(sorted((turn[f], v) for f, v in m.modifiers.items()))) for m in MONSTERS}
+    assert turned == cards
     for faction in FACTIONS:
-        mods = sorted(m.modifiers[faction] for m in MONSTERS if faction in m.modifiers)
-        assert mods[0] == -2 and abs(mods[1]) == 1 and mods[2:] == [2, 2], (faction, mods)
+        mods = sorted((m.strength, m.modifiers[faction]) for m in MONSTERS if faction in m.modifiers)
+        assert mods == [(2, 2), (3, -1), (3, 1), (6, -2), (6, 2)], (faction, mods)
 
 
-# -- Vorbereitung ------------------------------------------------------------------------------
-
-def test_sorcado_V_1_V_2_the_deal_lays_sixteen_face_down_and_four_form_the_exploration_deck():
-    state = R.setup(2, R.options({}))
-    assert R.next(state) == Chance(DEAL)
-    outcome = list(range(19, -1, -1))
-    state = R.apply(state, Event.chance(DEAL, outcome))
-    assert state["grid"] == [REALM_CARDS[i] for i in outcome[:16]]
-    assert state["deck"] == [REALM_CARDS[i] for i in outcome[16:]]
-    assert R.view(state, None)["face_up"] == [None] * 16
-    assert R.hidden_items(state, None) == set(REALM_CARDS)
-
-
-def test_sorcado_V_3_each_seat_chooses_one_faction_set_with_its_ban_card():
-    state = R.apply(R.setup(3, R.options({})), Event.chance(DEAL, list(range(20))))
-    assert R.next(state) == ToAct((0,))
-    state = do(state, {"type": "faction", "faction": "necromancer"})
-    assert {"type": "faction", "faction": "necromancer"} not in R.legal_actions(state, 1)
-    assert "taken" in refusal(state, {"type": "faction", "faction": "necromancer"})
-    state = do(state, {"type": "faction", "faction": "elementalist"},
-               {"type": "faction", "faction": "demonologist"})
-    assert R.next(state) == Chance(MAGE_SHUFFLE)
-    assert state["hands"] == [list(MAGE_CARDS[f]) for f in ("necromancer", "elementalist", "demonologist")]
-    assert state["ban_used"] == [False, False, False]
-
-
-def test_sorcado_D1_by_seat_option_gives_seat_s_the_s_th_faction():
-    state = R.setup(2, R.options({"factions": "by-seat"}))
-    state = R.apply(state, Event.chance(DEAL, list(range(20))))
-    assert state["factions"] == ["demonologist", "necromancer"] and R.next(state) == Chance(MAGE_SHUFFLE)
+def test_sorcado_D20_every_faction_holds_the_same_mage_powers():
+    """D20 (version 2): the same eight powers for every faction (version 1's spreads decided the
+    contested lines); version 1's cards are kept for its matches."""
+    assert {tuple(sorted(MAGE_POWER[c] for c in MAGE_CARDS[f])) for f in FACTIONS} == {(0, 1, 2, 3, 3, 4, 5, 6)}
+    assert R.edition(1).spec.version == 1
+    from games.sorcado.content import CONTENT
+    assert CONTENT[1].mage_cards["demonologist"] != CONTENT[2].mage_cards["demonologist"]
+    assert CONTENT[1].card["MON-archfiend"].strength == 7 and CONTENT[2].card["MON-archfiend"].strength == 6
 
 
 def test_sorcado_V_5_the_highest_drawn_card_plays_last():
     state = R.apply(R.setup(2, R.options({"factions": "by-seat"})), Event.chance(DEAL, list(range(20))))
-    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [7, 0, 1, 2, 3, 4, 5, 6]))  # DEM-6b: 6
-    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [7, 0, 1, 2, 3, 4, 5, 6]))  # NEC-5a: 5
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [7, 0, 1, 2, 3, 4, 5, 6]))  # DEM-6a: 6
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [6, 0, 1, 2, 3, 4, 5, 7]))  # NEC-5a: 5
     assert state["draws"] == [[6], [5]] and state["order"] == [1, 0]
     assert R.next(state) == ToAct((1,))
     assert state["hands"][0] == list(MAGE_CARDS["demonologist"])  # V.5: the card goes back
@@ -168,11 +153,11 @@ def test_sorcado_V_5_the_highest_drawn_card_plays_last():
 
 def test_sorcado_D6_a_tie_for_highest_shows_the_next_card_of_each_tied_shuffle():
     state = R.apply(R.setup(2, R.options({"factions": "by-seat"})), Event.chance(DEAL, list(range(20))))
-    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [4, 0, 1, 2, 3, 5, 6, 7]))  # 3, then 0
-    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [3, 0, 1, 2, 4, 5, 6, 7]))  # 3, then 1
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [3, 0, 1, 2, 4, 5, 6, 7]))  # 3, then 0
+    state = R.apply(state, Event.chance(MAGE_SHUFFLE, [4, 1, 0, 2, 3, 5, 6, 7]))  # 3, then 1
     assert state["draws"] == [[3, 0], [3, 1]] and state["order"] == [0, 1]
     public = text(R.view(state, None))
-    assert "[4,0,1,2,3,5,6,7]" not in public and '"draws":[[3,0],[3,1]]' in public
+    assert "[3,0,1,2,4,5,6,7]" not in public and "[4,1,0,2,3,5,6,7]" not in public and '"draws":[[3,0],[3,1]]' in public
 
 
 # -- placement (V.4) -----------------------------------------------------------------------------
@@ -241,7 +226,7 @@ def test_sorcado_S_4_B_1_the_ban_card_is_played_once():
     assert state["bans"][10] == 0 and state["ban_used"] == [True, False]
     state = do(state, look(2), look(3), {"type": "keep"}, {"type": "place", "card": "NEC-5a", "slot": "B1"},
                {"type": "pass"}, look(4), look(5), {"type": "keep"})
-    state = do(state, {"type": "place", "card": "DEM-6b", "slot": "L3"})
+    state = do(state, {"type": "place", "card": "DEM-5a", "slot": "L3"})
     assert state["seat"] == 1 and state["phase"] == "look"  # no ban decision for a spent card
 
 
@@ -468,7 +453,8 @@ def test_sorcado_W_1_W_2_row_plus_column_power_captures_the_monster():
 
 def test_sorcado_W_3_a_tie_discards_the_monster():
     caps = captors(placed(["T3=DEM-3a"], ["B3=NEC-3a"]))
-    assert caps[3] is None and caps[7] is None  # spider: TEC bonus only; gargoyle: no modifier here
+    assert caps[3] is None  # the spider: a Techno-Mage bonus only, so 3 against 3
+    assert caps[7] == 1  # the gargoyle (M.2): Necromancer +1, Demonologist -1: 4 against 2
 
 
 def test_sorcado_M_1_a_margin_must_be_reached_over_the_next_player():
@@ -525,7 +511,7 @@ def test_sorcado_D14_the_game_ends_when_every_mage_card_lies():
                {"type": "place", "card": "NEC-5a", "slot": "B0"}, {"type": "pass"})
     nxt = R.next(state)
     # seat 0 (L0=6): imp, skeleton, spider; seat 1 (B0=5): kobold (the lowest), salamander, lich
-    assert isinstance(nxt, Ended) and state["scores"] == [2 + 2 + 2, 1 + 2 + 5]
+    assert isinstance(nxt, Ended) and state["scores"] == [2 + 2 + 2, 1 + 2 + 6]
     assert nxt.result.placings == (2, 1) and R.hidden_items(state, 0) == set()
     assert R.view(state, 1)["placed"][0] == [["L0", "DEM-6a"]]
 
@@ -759,6 +745,7 @@ def test_sorcado_version_1_matches_fold_by_edition_1_as_they_were_written(index)
         as_version_2 = json.loads(json.dumps(log))
         as_version_2[0]["payload"].update(version=R.spec.version)
         folder = Folder(as_version_2[0])
-        with pytest.raises(LogError, match="A.1"):
+        # version 2 deals other mage cards (D20), so it refuses the log even before D25's A.1
+        with pytest.raises(LogError, match="is not a mage card in your hand"):
             for record in as_version_2[1:]:
                 folder.step(record)

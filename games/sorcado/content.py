@@ -99,20 +99,11 @@ MONSTERS = (
             modifiers={"demonologist": 2, "necromancer": -2}),
 )
 
-# Version 1's monsters: the same cards with other strengths and modifiers (+1/+3/+1/+3 a faction).
-MONSTERS_V1 = (
-    Monster("MON-kobold", "Kobold", 1, special=LOWEST_WINS),
-    Monster("MON-imp", "Imp", 2, modifiers={"demonologist": 2}),
-    Monster("MON-skeleton", "Skeleton", 2, modifiers={"necromancer": 2}),
-    Monster("MON-clockwork-spider", "Clockwork Spider", 2, modifiers={"techno-mage": 2}),
-    Monster("MON-salamander", "Salamander", 2, modifiers={"elementalist": 2}),
-    Monster("MON-troll", "Troll", 3, margin=2),
+# Version 1's monsters: the same cards, six of them with other strengths or modifiers (their
+# modifiers summed to +1/+3/+1/+3 a faction).
+_CHANGED_V1 = (
     Monster("MON-banshee", "Banshee", 3, modifiers={"necromancer": 1, "demonologist": -1}),
     Monster("MON-gargoyle", "Gargoyle", 3, modifiers={"elementalist": 1, "techno-mage": -1}),
-    Monster("MON-sea-serpent", "Sea Serpent", 4, special=ROW_ONLY),
-    Monster("MON-wyvern", "Wyvern", 4, special=COLUMN_ONLY),
-    Monster("MON-basilisk", "Basilisk", 4, special=BANNER_WINS),
-    Monster("MON-hydra", "Hydra", 5, special=TWO_CARDS),
     Monster("MON-lich", "Lich", 5, margin=2, modifiers={"necromancer": 2, "elementalist": -2}),
     Monster("MON-iron-colossus", "Iron Colossus", 6, margin=3,
             modifiers={"techno-mage": 2, "demonologist": -2}),
@@ -121,6 +112,7 @@ MONSTERS_V1 = (
     Monster("MON-archfiend", "Archfiend", 7, margin=3,
             modifiers={"demonologist": 2, "necromancer": -2}),
 )
+MONSTERS_V1 = tuple(next((v1 for v1 in _CHANGED_V1 if v1.id == m.id), m) for m in MONSTERS)
 
 DIVINATION = "SPL-divination"        # Weissagung: look at any face-down card, banned ones too
 WHIRLWIND = "SPL-whirlwind"          # Wirbelsturm: the spell's row turns one place (forced)

@@ -11,7 +11,6 @@ order of content.MONSTERS, row by row, so position p holds MONSTER_IDS[p]:
 and the exploration deck holds the four spells. Seat s plays faction FACTIONS[s] (demonologist,
 necromancer, ...); in the corners placement seat 0 sits at TL (slots T*, L*), seat 1 at BR.
 """
-import hashlib
 import json
 
 import pytest
@@ -27,6 +26,8 @@ from games.sorcado.bots import HeuristicBot
 from games.sorcado.content import (CARD, DISPEL, DIVINATION, FACTIONS, MAGE_CARDS, MAGE_POWER,
                                    MONSTERS, POWERS, REALM_CARDS, SPELLS, TRANSPOSITION, WHIRLWIND,
                                    realm_scores)
+
+from .digest import fold_digest
 
 R = registry.get("sorcado")
 MONSTER_IDS = [m.id for m in MONSTERS]
@@ -701,19 +702,6 @@ def test_sorcado_balance_hook_ended_by_bound_is_the_replay_cap():
 
 
 # -- version 1 matches (games/sorcado/editions.py) --------------------------------------------------
-
-def fold_digest(records):
-    """Fold a log as the service does (registry.get, so a version 1 log finds edition 1) and
-    hash every step's encoded state, views and legal actions: what snapshots and replays show."""
-    folder, digest = Folder(records[0]), hashlib.sha256()
-    for record in records[1:-1]:
-        folder.step(record)
-        ruleset, state, seats = folder.ruleset, folder.state, range(folder.players)
-        digest.update(canonical_json([ruleset.encode(state), ruleset.view(state, None),
-                                      [ruleset.view(state, s) for s in seats],
-                                      [ruleset.legal_actions(state, s) for s in seats]]).encode())
-    return folder.ruleset, digest.hexdigest()
-
 
 # Random playouts (2 players, tie="play-again", seed bytes([i]) * 32, bot_seed i, match "v1-i")
 # written by the version 1 code (git ae50fce): the last record's hash and fold_digest of the log.

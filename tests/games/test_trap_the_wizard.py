@@ -7,7 +7,6 @@ field 34+5a; centre 52. Two players sit on arms 0 and 2 (start fields 0 and 16);
 seat 0's wizards, 3-5 seat 1's, 6 the joker.
 """
 import dataclasses
-import hashlib
 import json
 import pathlib
 import subprocess
@@ -16,11 +15,13 @@ import sys
 import pytest
 
 from games.engine import registry
-from games.engine.log import Folder, LogError, canonical_json, validate
+from games.engine.log import Folder, LogError, validate
 from games.engine.protocol import Chance, Ended, Event, IllegalAction, InvalidOptions, ToAct
 from games.engine.runner import playout
 from games.trap_the_wizard import DIE, TrapTheWizard
 from games.trap_the_wizard.bots import GreedyBot
+
+from .digest import fold_digest
 
 R = registry.get("trap-the-wizard")
 CENTRE = 52
@@ -666,19 +667,6 @@ def test_ttw_balance_hook_ended_by_bound_is_the_turn_limit_ending_the_last_round
 
 
 # -- version 1 matches (games/trap_the_wizard/editions.py) -------------------------------------------
-
-def fold_digest(records):
-    """Fold a log as the service does (registry.get, so a version 1 log finds edition 1) and
-    hash every step's encoded state, views and legal actions: what snapshots and replays show."""
-    folder, digest = Folder(records[0]), hashlib.sha256()
-    for record in records[1:-1]:
-        folder.step(record)
-        ruleset, state, seats = folder.ruleset, folder.state, range(folder.players)
-        digest.update(canonical_json([ruleset.encode(state), ruleset.view(state, None),
-                                      [ruleset.view(state, s) for s in seats],
-                                      [ruleset.legal_actions(state, s) for s in seats]]).encode())
-    return folder.ruleset, digest.hexdigest()
-
 
 def test_ttw_version_1_matches_fold_by_edition_1_as_they_were_written():
     """A match keeps the rules it was played by: edition 1 writes, folds and shows a version 1

@@ -1,0 +1,390 @@
+"""Wizard Kings, after the rulebook shared/rulebooks/wizard-kings.eo.md: the hex block wargame of
+2-7 wizard kings. Clauses are cited by the rulebook's section numbers ("4.6"); where the text is
+silent or contradicts itself a decision D1..Dn decides, listed in docs/rules/wizard-kings.md.
+
+Each turn has four phases: initiative (4.1), movement in player order (4.2), battles in attacker
+order (5.1), and simultaneous secret building (6.0). Blocks stand on end: an opponent sees where
+a block is but not its kind or strength until a battle reveals it (2.0, 5.1).
+
+Modules: ``board`` (maps as data, the hex grid), ``content`` (armies and spells as data),
+``state`` (queries), ``movement`` (4.x), ``battle`` (5.x), ``build`` (6.x and 1.22), ``rules``
+(the flow of a match), this module (the engine contract: options, checks with reasons, views),
+``bots`` (the heuristic bot).
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from dataclasses import dataclass
+
+from games.engine import chance
+from games.engine.bots import RandomBot
+from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, InvalidOptions,
+                                   Result, Ruleset, ToAct, forfeiting_seat, option)
+from games.engine.registry import register
+
+from . import rules
+from .board import MapError, board_of, map_names
+from .content import army_keys, armies, kind_of
+from .state import controller
+
+SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=1, min_players=2,
+                max_players=7, chance=True, hidden_information=True, simultaneous=True,
+                rulebook="wizard-kings.eo.md")
+
+ACTION_KEYS = {
+    "move": ({"type", "block", "to"}, {"via", "side"}), "cast": ({"type", "block", "spell"},
+                                                                 {"target", "to"}),
+    "done": ({"type"}, set()), "recruit": ({"type", "kind", "hex"}, set()),
+    "add": ({"type", "block"}, set()), "combine": ({"type", "from", "to"}, set()),
+    "disband": ({"type", "block"}, set()), "fire": ({"type", "block"}, set()),
+    "pass": ({"type", "block"}, set()), "retreat": ({"type", "block", "to"}, set()),
+    "hit": ({"type", "block"}, set()), "dispel": ({"type"}, set()), "let": ({"type"}, set()),
+    "stay": ({"type"}, set()), "switch": ({"type"}, set()), "pursue": ({"type"}, set()),
+    "no_pursuit": ({"type"}, set()), "regroup": ({"type", "block", "to"}, set()),
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    """The variants; every default is the rulebook's value or a documented decision."""
+
+    armies: str = option("", "1.22, 2.0: the armies by seat, comma-separated (amazons, "
+                         "barbarians, dwarves, elves, feudals, orcs, undead); empty: drawn")
+    maps: str = option("", "1.21: the maps by seat, left to right, comma-separated (10-16); "
+                       "empty: drawn from the custom-game set")
+    turn_limit: int = option(10, "1.23 (D12): the last turn; then the gold of the cities each "
+                             "army holds decides", min=1, max=40)
+    victory_gold: int = option(-1, "1.23: city gold that wins at the end of a turn; -1: 15 for "
+                               "two players on two maps (7.5 a map), none with more players; "
+                               "0: none", min=-1, max=200)
+    scoring: str = option("cities", "1.23: the score at the turn limit: the gold of the cities "
+                          "held, or the gold gathered at every build ('accumulated')",
+                          choices=("cities", "accumulated"))
+    forest_border: int = option(1, "footnote 6 (D4): blocks a forest hexside lets into an "
+                                "enemy hex a turn", choices=(1, 2))
+    army_gold: int = option(50, "1.22: the gold each army is recruited with", min=20, max=200)
+    allies_switch: bool = option(True, "4.9: an ally may change sides at each combat round")
+
+
+# -- checking ------------------------------------------------------------------------------------
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _spelling(action) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def refusal(state: dict, seat, action) -> str | None:
+    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
+    if type(seat) is not int or seat not in rules.acting_seats(state):
+        return f"seat {_short(seat)} does not act now"
+    if not isinstance(action, dict) or type(action.get("type")) is not str:
+        return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    legal = rules.options_for(state, seat)
+    if _spelling(action) in {_spelling(a) for a in legal}:
+        return None
+    possible = sorted({a["type"] for a in legal})
+    if action["type"] not in possible:
+        return f"{_short(action['type'])} is not possible now ({_decision(state)}); possible: {possible}"
+    required, optional = ACTION_KEYS[action["type"]]
+    if not required <= set(action) <= required | optional:
+        return (f"a {action['type']} action has the keys {sorted(required)}"
+                + (f" and may have {sorted(optional)}" if optional else ""))
+    bid = action.get("block")
+    if bid is not None and action["type"] not in ("recruit",):
+        mine = _blocks_of(state, seat)
+        if bid not in mine:
+            return f"{_short(bid)} is not a block of yours on the board"
+        same = [a for a in legal if a.get("block") == bid and a["type"] == action["type"]]
+        if not same:
+            return f"block {bid} cannot {action['type']} now ({_decision(state)})"
+        if action["type"] in ("move", "retreat", "regroup"):
+            targets = sorted({a["to"] for a in same})
+            if action["to"] not in targets:
+                return f"block {bid} cannot {action['type']} to {_short(action['to'])}; it can reach {targets}"
+            return ("that move needs 'via' (the hex it enters from) and, joining a battle of "
+                    f"others, 'side'; legal: {[a for a in same if a['to'] == action['to']][:4]}")
+    return f"{_short(action)} is not legal now ({_decision(state)})"
+
+
+def _blocks_of(state: dict, seat: int) -> set[str]:
+    draft = state["drafts"].get(str(seat))
+    if draft is not None:
+        return set(draft["blocks"])
+    return {b for b, blk in state["blocks"].items() if blk["owner"] == seat}
+
+
+def _decision(state: dict) -> str:
+    if state["phase"] == "battle" and state["battle"] is not None:
+        return f"battle at {state['battle']['hex']}: {state['battle']['step']}"
+    return state["phase"]
+
+
+# -- views --------------------------------------------------------------------------------------
+
+def _board_view(maps: tuple[str, ...]) -> dict:
+    """The board as data for the views (static for a match)."""
+    b = board_of(maps)
+    rows = ["".join(next(k for k, v in {"c": "clear", "d": "desert", "f": "forest", "s": "swamp",
+                                        "m": "mountain", "p": "pass", "w": "water"}.items()
+                         if v == b.terrain[f"{c:02d}{r:02d}"])
+                    for c in range(b.width * len(maps))) for r in range(b.height)]
+    return {"maps": list(maps), "width": b.width * len(maps), "height": b.height,
+            "terrain": rows,
+            "cities": {h: {"name": c.name, "gold": c.gold} for h, c in sorted(b.cities.items())},
+            "henges": sorted(b.henges), "coast": sorted(b.coast), "shoals": sorted(b.shoals),
+            "rivers": sorted(b.rivers), "bridges": sorted(b.bridges), "roads": sorted(b.roads),
+            "walls": sorted(b.walls), "gates": sorted(b.gates),
+            "waterfalls": sorted(b.waterfalls), "names": dict(sorted(b.names.items()))}
+
+
+_BOARDS: dict[tuple, str] = {}
+
+
+def board_view(maps) -> dict:
+    """The board of ``maps`` as view data (a fresh copy of a cached text)."""
+    key = tuple(maps)
+    if key not in _BOARDS:
+        _BOARDS[key] = json.dumps(_board_view(key))
+    return json.loads(_BOARDS[key])
+
+
+def _tag(bid: str, blk: dict) -> str:
+    """The private fact a block hides from the other seats: its id and kind together."""
+    return f"{bid}:{blk['kind']}"
+
+
+def _block_view(state: dict, bid: str, blk: dict, seat: int | None) -> dict:
+    """A block as ``seat`` sees it: its own in full; another's position, and its kind once a
+    battle revealed it (2.0, 5.1); strength only in the battle under way."""
+    view = {"id": bid, "owner": blk["owner"], "hex": blk["hex"], "moved": blk["moved"]}
+    fighting = state["battle"] is not None and blk["hex"] == state["battle"]["hex"]
+    if seat == blk["owner"]:
+        view.update(kind=blk["kind"], steps=blk["steps"], known=blk["known"], cast=blk["cast"])
+        if not blk["known"]:
+            view["tag"] = _tag(bid, blk)
+    else:
+        if blk["known"]:
+            view["kind"] = blk["kind"]
+        if fighting:
+            view.update(kind=blk["kind"], steps=blk["steps"])
+    return view
+
+
+def _battle_view(state: dict) -> dict | None:
+    battle = state["battle"]
+    if battle is None:
+        return None
+    hits = battle["hits"]
+    return {"hex": battle["hex"], "round": battle["round"], "step": battle["step"],
+            "attacker": battle["attacker"], "defender": battle["defender"],
+            "sides": {k: v for k, v in sorted(battle["sides"].items())},
+            "entered": {k: list(v) for k, v in sorted(battle["entered"].items())},
+            "turns": list(battle["turns"]), "current": battle["current"],
+            "hits": None if hits is None else {"left": hits["left"], "by": hits["by"],
+                                                "spell": hits["spell"],
+                                                "among": list(hits.get("among", []))},
+            "cast": None if battle["cast"] is None else dict(battle["cast"]),
+            "dispellers": [a for a in battle["asked"] if isinstance(a, str)],
+            "forced": list(battle["forced"]), "pursuit": battle["pursuit"],
+            "winner": battle["winner"], "holder": battle["holder"],
+            "regrouped": list(battle["regrouped"])}
+
+
+def public_view(state: dict, seat: int | None = None) -> dict:
+    """What ``seat`` (None: everyone) sees; never another seat's block kinds or its build."""
+    maps = state["maps"]
+    blocks = [_block_view(state, bid, blk, seat) for bid, blk in sorted(state["blocks"].items())]
+    view = {
+        "game": "wizard-kings", "turn": state["turn"], "phase": state["phase"],
+        "to_act": rules.acting_seats(state), "players": state["players"],
+        "options": dict(state["options"]), "armies": list(state["armies"]),
+        "board": board_view(maps) if maps else None,
+        "cities": {h: {"owner": state["city_owner"][h], "controller": controller(state, h),
+                       "gold": state["gold"].get(h, 0)} for h in sorted(state["city_owner"])},
+        "order": list(state["order"]),
+        "mover": state["order"][state["mover"]] if state["phase"] == "move" else None,
+        "initiative": {k: v for k, v in sorted(state["initiative"]["rolls"].items())},
+        "blocks": blocks,
+        "fights": {h: {"attacker": f["attacker"], "defender": f["defender"],
+                       "sides": dict(sorted(f["sides"].items())),
+                       "entered": {k: list(v) for k, v in sorted(f["entered"].items())}}
+                   for h, f in sorted(state["fights"].items())},
+        "battle": _battle_view(state), "queue": list(state["queue"]),
+        "building": rules.build.waiting(state) if state["phase"] in ("recruit", "build") else [],
+        "dead": [list(d) for d in state["dead"]], "forfeited": list(state["forfeited"]),
+        "points": list(state["points"]), "victory_gold": rules.victory_gold(state),
+        "log": copy.deepcopy(state["log"]),
+        "scores": None if state["scores"] is None else list(state["scores"]),
+        "end_reason": state["end_reason"],
+    }
+    return view
+
+
+def seat_view(state: dict, seat: int) -> dict:
+    """The public view plus the seat's own blocks in full, its army's lists and its draft."""
+    view = public_view(state, seat)
+    army = state["armies"][seat]
+    view["seat"] = seat
+    if army is not None:
+        a = armies()[army]
+        view["army"] = {"key": army, "kinds": {k.key: {"name": k.name, "rating": k.rating,
+                                                       "max": k.max, "move": k.move,
+                                                       "cost": k.cost, "count": k.count,
+                                                       "traits": sorted(k.traits)}
+                                               for k in a.kinds},
+                        "spells": {s.key: {"name": s.name, "level": s.level, "phase": s.phase,
+                                           "effect": s.effect,
+                                           **{p: getattr(s, p) for p in ("dice", "fire", "steps",
+                                                                         "range")
+                                              if getattr(s, p)}} for s in a.spells}}
+    draft = state["drafts"].get(str(seat))
+    view["draft"] = None if draft is None else {
+        "setup": draft["setup"], "done": draft["done"], "gold": dict(sorted(draft["gold"].items())),
+        "blocks": [{"id": bid, "kind": blk["kind"], "steps": blk["steps"], "hex": blk["hex"],
+                    **({"tag": _tag(bid, blk)} if not blk["known"] else {})}
+                   for bid, blk in sorted(draft["blocks"].items())]}
+    return view
+
+
+# -- the ruleset --------------------------------------------------------------------------------
+
+class WizardKings(Ruleset):
+    """The engine contract for Wizard Kings."""
+
+    spec = SPEC
+    Options = Options
+
+    def setup(self, players: int, options: Options | None = None) -> dict:
+        """Armies and maps are dealt by chance unless the options name them (1.21, 1.22)."""
+        self.check_players(players)
+        if not isinstance(options, Options):
+            options = self.options(options)
+        _check_lists(options, players)
+        state = rules.new_state(players, dataclasses.asdict(options))
+        rules.advance(state)
+        return state
+
+    def next(self, state: dict):
+        if state["phase"] == "over":
+            return Ended(Result.from_scores(state["scores"], last=frozenset(state["forfeited"])))
+        spec = rules.chance_spec(state)
+        if spec is not None:
+            return Chance(spec)
+        return ToAct(tuple(rules.acting_seats(state)))
+
+    def legal_actions(self, state: dict, seat: int) -> list:
+        if type(seat) is not int or seat not in rules.acting_seats(state):
+            return []
+        return rules.options_for(state, seat)
+
+    def check(self, state: dict, seat: int, action) -> None:
+        reason = refusal(state, seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def apply(self, state: dict, event: Event) -> dict:
+        if event.kind == "forfeit":
+            new = _clone(state)
+            rules.forfeit(new, forfeiting_seat(state["players"], event.seat))
+            return new
+        if event.kind == "chance":
+            outcome = chance.due_outcome(self.next(state), event.payload)
+            new = _clone(state)
+            rules.chance_outcome(new, outcome)
+            return new
+        if event.kind != "action":
+            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
+        action = event.payload.get("action")
+        self.check(state, event.seat, action)
+        new = _clone(state)
+        rules.decide(new, event.seat, copy.deepcopy(action))
+        return new
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        return public_view(state) if seat is None else seat_view(state, seat)
+
+    def encode(self, state: dict) -> dict:
+        return _clone(state)
+
+    def decode(self, data: dict) -> dict:
+        return _clone(data)
+
+    # -- hooks ------------------------------------------------------------------------------
+    def hidden_items(self, state: dict, seat: int | None) -> set[str]:
+        """A seat: the id and kind of each of its blocks no battle has revealed, and of the
+        blocks of its draft; None: nothing (no deck; the ids' shuffle is never shown)."""
+        if seat is None:
+            return set()
+        items = {_tag(bid, blk) for bid, blk in state["blocks"].items()
+                 if blk["owner"] == seat and not blk["known"]}
+        draft = state["drafts"].get(str(seat))
+        if draft is not None:
+            items |= {_tag(bid, blk) for bid, blk in draft["blocks"].items() if not blk["known"]}
+        return items
+
+    @staticmethod
+    def max_events(players: int, options: Options) -> int:
+        """A true bound on the log: every loop of a turn is bounded (see docs, D13)."""
+        blocks = 8 * players                       # 2.0: eight blocks an army
+        per_turn_turns = 4 * blocks                # four rounds, one turn a block a round
+        per_block_turn = 1 + 1 + 12 + 2 * blocks + 2 * blocks + 2
+        battles = blocks                           # a battle needs a block in its hex
+        battle = per_turn_turns * per_block_turn + 2 * players + 2 + 2 * blocks
+        gold = 10 * players * (options.turn_limit + 1) + options.army_gold * players
+        build = gold + 4 * blocks * 2 + 2 * blocks + players + 1
+        move = players * (2 * blocks + 1)
+        turn = rules.MAX_REROLLS + 2 + move + battles * battle + build + 1
+        return 4 + players + options.army_gold * players + blocks + options.turn_limit * turn
+
+    # -- hooks of the balance benchmark ------------------------------------------------------
+    @staticmethod
+    def seat_roles(state: dict) -> list[str | None]:
+        """What sets the seats apart: their armies (2.0)."""
+        return list(state["armies"])
+
+    @staticmethod
+    def seat_positions(state: dict) -> list[int]:
+        """Seats in seat order (initiative changes the order of play every turn, 4.1)."""
+        return list(range(state["players"]))
+
+    @staticmethod
+    def ended_by_bound(state: dict) -> bool:
+        """The turn limit, not a victory, ended the match (two players only; with more the
+        turn limit is the rulebook's own end, 1.23)."""
+        return state.get("end_reason") == "turn limit" and rules.victory_gold(state) > 0
+
+    def builtin_bots(self) -> dict[str, type]:
+        from .bots import HeuristicBot
+        return {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def _clone(state: dict) -> dict:
+    """A deep copy of a JSON state (faster than copy.deepcopy)."""
+    return json.loads(json.dumps(state))
+
+
+def _check_lists(options: Options, players: int) -> None:
+    """The armies and maps options, when given, must name one known item per seat."""
+    if options.armies:
+        names = options.armies.split(",")
+        known = army_keys()
+        if len(names) != players or len(set(names)) != players or not set(names) <= set(known):
+            raise InvalidOptions(f"armies must name {players} different armies of {known}, "
+                                 f"got {options.armies!r}")
+    if options.maps:
+        names = options.maps.split(",")
+        if len(names) != players:
+            raise InvalidOptions(f"maps must name one map per seat ({players}), got {options.maps!r}")
+        try:
+            board_of(tuple(names))
+        except MapError as exc:
+            raise InvalidOptions(f"maps: {exc}") from None
+
+
+register(WizardKings())

@@ -1,0 +1,142 @@
+"""The heuristic built-in bot for Wizard Kings.
+
+It reads only its view and its legal actions (and the published army lists). Rules of thumb a
+player would use: recruit a block on every city, then fill the wizard and the blocks that hit
+best per gold; march on the nearest city it does not hold, take empty enemy cities, attack only
+where its blocks outnumber the defenders; in battle fire, cast the strongest spell it can pay
+for without dying, retreat from a lost fight, pursue a weaker attacker; build steps where they
+hit best per gold.
+"""
+from __future__ import annotations
+
+from games.engine.bots import Bot
+
+from .board import distance
+from .content import kind_of, spell_of
+
+
+def _value(kind_key: str) -> float:
+    """Expected hits a round per gold of a step (wizards count as a solid 1/3)."""
+    kind = kind_of(kind_key)
+    if kind.wizard:
+        return 0.6
+    return (kind.fire / 6) / kind.cost + (0.1 if kind.flyer else 0)
+
+
+class HeuristicBot(Bot):
+    """Plays by the rules of thumb in the module doc."""
+
+    name = "heuristic"
+
+    def act(self, message: dict):
+        view, legal = message["view"], message["legal_actions"]
+        phase = view["phase"]
+        if phase in ("recruit", "build"):
+            choice = self._build(view, legal)
+        elif phase == "move":
+            choice = self._move(view, legal)
+        else:
+            choice = self._battle(view, legal)
+        return choice if choice in legal else legal[-1] if legal[-1].get("type") == "done" else legal[0]
+
+    # -- building ----------------------------------------------------------------------------
+    def _build(self, view, legal):
+        draft = view["draft"]
+        covered = {b["hex"] for b in draft["blocks"]}
+        best, best_score = None, 0.0
+        for action in legal:
+            if action["type"] == "recruit":
+                score = _value(action["kind"]) + (5 if action["hex"] not in covered else 0)
+                if kind_of(action["kind"]).castle:
+                    score += 0.2 if action["hex"] not in covered else -0.3
+            elif action["type"] == "add":
+                blk = next(b for b in draft["blocks"] if b["id"] == action["block"])
+                score = _value(blk["kind"]) + 0.15
+            else:
+                continue
+            if score > best_score:
+                best, best_score = action, score
+        return best or {"type": "done"}
+
+    # -- movement ----------------------------------------------------------------------------
+    def _move(self, view, legal):
+        me = self.seat
+        cities = view["cities"]
+        targets = [h for h, c in cities.items() if c["controller"] != me]
+        mine = {b["id"]: b for b in view["blocks"] if b["owner"] == me}
+        enemy_at: dict[str, int] = {}
+        mine_at: dict[str, int] = {}
+        for b in view["blocks"]:
+            bucket = mine_at if b["owner"] == me else enemy_at
+            bucket[b["hex"]] = bucket.get(b["hex"], 0) + 1
+        reach: dict[str, set] = {}
+        for action in legal:
+            if action["type"] == "move":
+                reach.setdefault(action["to"], set()).add(action["block"])
+        best, best_score = None, 0.5
+        for action in legal:
+            if action["type"] != "move":
+                continue
+            blk = mine[action["block"]]
+            kind = kind_of(blk["kind"])
+            src, to = blk["hex"], action["to"]
+            score = 0.0
+            if to in cities and cities[to]["controller"] != me and not enemy_at.get(to):
+                score = 6 + 3 * view["board"]["cities"][to]["gold"]
+            elif enemy_at.get(to):
+                ours = mine_at.get(to, 0) + len(reach.get(to, ()))
+                score = (4 if ours >= enemy_at[to] + 1 else -3) + (2 if to in cities else 0)
+            elif targets:
+                near = lambda h: min(distance(h, t) for t in targets)  # noqa: E731
+                score = near(src) - near(to)
+            if src in cities and cities[src]["controller"] == me and mine_at.get(src, 0) == 1:
+                score -= 2.5                            # keep a garrison in a held city
+            if kind.wizard:
+                score -= 1.0                            # wizards follow, they do not lead
+            if score > best_score:
+                best, best_score = action, score
+        return best or {"type": "done"}
+
+    # -- battle ------------------------------------------------------------------------------
+    def _battle(self, view, legal):
+        battle = view["battle"]
+        kinds = {a["type"] for a in legal}
+        if "hit" in kinds:
+            return legal[0]
+        if "dispel" in kinds:
+            spell = spell_of(battle["cast"]["spell"])
+            return {"type": "dispel" if spell.level >= 2 else "let"}
+        if "stay" in kinds:
+            return {"type": "stay"}
+        mine, theirs = self._strengths(view, battle)
+        if "pursue" in kinds:
+            return {"type": "pursue" if mine >= theirs else "no_pursuit"}
+        if "regroup" in kinds or kinds == {"done"}:
+            return {"type": "done"}
+        casts = [a for a in legal if a["type"] == "cast"]
+        if casts:
+            me = next(b for b in view["blocks"] if b["id"] == casts[0]["block"])
+            affordable = [a for a in casts if spell_of(a["spell"]).level < me["steps"]]
+            if affordable:
+                return max(affordable, key=lambda a: (spell_of(a["spell"]).level,
+                                                      spell_of(a["spell"]).dice))
+        retreats = [a for a in legal if a["type"] == "retreat"]
+        if retreats and (mine < 0.6 * theirs or "fire" not in kinds and "pass" not in kinds):
+            return retreats[0]
+        for action in legal:
+            if action["type"] == "fire":
+                return action
+        return next((a for a in legal if a["type"] == "pass"), legal[0])
+
+    def _strengths(self, view, battle):
+        sides = battle["sides"]
+        my_side = sides.get(str(self.seat))
+        mine = theirs = 0
+        for b in view["blocks"]:
+            if b["hex"] != battle["hex"]:
+                continue
+            if sides.get(str(b["owner"])) == my_side:
+                mine += b.get("steps", 2)
+            else:
+                theirs += b.get("steps", 2)
+        return mine, theirs

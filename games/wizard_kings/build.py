@@ -1,0 +1,194 @@
+"""Wizard Kings building (section 6) and the army's recruitment (1.22): simultaneous and secret.
+
+Every seat builds at once (6.0). Its choices go to a private draft of its own blocks and gold
+(``state["drafts"][seat]``): only that seat's view shows it, the others see the board as it was
+until every seat is done, then all drafts become real together and the new blocks get ids by a
+shuffle (so an id tells nothing of its kind). Actions, one step each:
+
+- ``recruit`` {kind, hex}: a new block of one step in a friendly city (6.2; at setup, any city of
+  the seat's own map, 1.22); a killed wizard never returns (2.24); no new wizard at a henge (6.6);
+- ``add`` {block}: one more step for a block in a friendly city, paid with that city's gold;
+- ``combine`` {from, to}: one step moves between two blocks of one hex (6.5);
+- ``disband`` {block}: the block leaves the board, its steps lost (6.5);
+- ``done``.
+"""
+from __future__ import annotations
+
+import copy
+
+from .board import Board
+from .content import armies, kind_of
+from .state import board, controller, pool
+
+SETUP_GOLD = "purse"   # the key of the recruitment budget in a draft's gold
+
+
+def open_drafts(state: dict, *, setup: bool) -> None:
+    """Start a build (or the recruitment): one private draft per seat still in the match."""
+    state["drafts"] = {}
+    b = board(state)
+    for seat in range(state["players"]):
+        if seat in state["forfeited"]:
+            continue
+        mine = {bid: copy.deepcopy(blk) for bid, blk in state["blocks"].items()
+                if blk["owner"] == seat}
+        if setup:
+            gold = {SETUP_GOLD: state["options"]["army_gold"]}
+        else:
+            gold = {h: state["gold"].get(h, 0) for h in b.cities if controller(state, h) == seat}
+        state["drafts"][str(seat)] = {"blocks": mine, "gold": gold, "new": 0, "done": False,
+                                      "setup": setup, "gave": [], "got": []}
+
+
+def _cities(state: dict, seat: int, draft: dict) -> list[str]:
+    """Where ``seat`` may build: its friendly cities (6.2), at setup its own map's cities."""
+    b = board(state)
+    if draft["setup"]:
+        return sorted(h for h, owner in state["city_owner"].items() if owner == seat)
+    return sorted(h for h in draft["gold"])
+
+
+def _here(draft: dict, hex_: str) -> list[str]:
+    return sorted(bid for bid, blk in draft["blocks"].items() if blk["hex"] == hex_)
+
+
+def _cost_ok(draft: dict, hex_: str, cost: int) -> bool:
+    if draft["setup"]:
+        return draft["gold"][SETUP_GOLD] >= cost
+    return draft["gold"].get(hex_, 0) >= cost
+
+
+def _uncovered(state: dict, seat: int, draft: dict) -> list[str]:
+    """1.22: the seat's cities with no block yet (every one needs one at setup)."""
+    return [h for h in _cities(state, seat, draft) if not _here(draft, h)]
+
+
+def _setup_affordable(state: dict, seat: int, draft: dict, cost: int, covers: str | None,
+                      kind: str | None) -> bool:
+    """1.22: after paying ``cost`` the purse must still put a block on every empty city."""
+    left = draft["gold"][SETUP_GOLD] - cost
+    uncovered = [h for h in _uncovered(state, seat, draft) if h != covers]
+    spare = pool(state, seat, draft["blocks"])
+    if kind is not None:
+        spare[kind] -= 1
+    costs = sorted(kind_of(k).cost for k, n in spare.items() for _ in range(n))
+    return len(costs) >= len(uncovered) and sum(costs[:len(uncovered)]) <= left
+
+
+def options(state: dict, seat: int) -> list[dict]:
+    """Every build action of ``seat`` now, in a stable order."""
+    draft = state["drafts"][str(seat)]
+    b: Board = board(state)
+    result = []
+    spare = pool(state, seat, draft["blocks"])
+    for hex_ in _cities(state, seat, draft):
+        here = _here(draft, hex_)
+        for kind in sorted(spare):
+            k = kind_of(kind)
+            if not _cost_ok(draft, hex_, k.cost) or len(here) + 1 > b.stack_limit(hex_):
+                continue
+            if k.wizard and hex_ in b.henges:
+                continue                                # 6.6
+            if draft["setup"] and not _setup_affordable(state, seat, draft, k.cost, hex_, kind):
+                continue
+            result.append({"type": "recruit", "kind": kind, "hex": hex_})
+        for bid in here:
+            blk = draft["blocks"][bid]
+            k = kind_of(blk["kind"])
+            if blk["steps"] < k.max and _cost_ok(draft, hex_, k.cost) and (
+                    not draft["setup"] or _setup_affordable(state, seat, draft, k.cost, None, None)):
+                result.append({"type": "add", "block": bid})
+    if not draft["setup"]:
+        result += _regroupings(draft)
+    if not draft["setup"] or not _uncovered(state, seat, draft):
+        result.append({"type": "done"})
+    return result
+
+
+def _regroupings(draft: dict) -> list[dict]:
+    """6.5: combining (a step from one block to another of the same hex; a block that gave does
+    not receive, so steps cannot circle) and disbanding."""
+    result = []
+    blocks = draft["blocks"]
+    for bid in sorted(blocks):
+        blk = blocks[bid]
+        if bid not in draft["got"]:
+            for other in sorted(blocks):
+                o = blocks[other]
+                if other != bid and o["hex"] == blk["hex"] and other not in draft["gave"] \
+                        and o["steps"] < kind_of(o["kind"]).max:
+                    result.append({"type": "combine", "from": bid, "to": other})
+        result.append({"type": "disband", "block": bid})
+    return result
+
+
+def decide(state: dict, seat: int, action: dict) -> None:
+    """Apply one checked build action to the seat's draft (mutates ``state``)."""
+    draft = state["drafts"][str(seat)]
+    kind_ = action["type"]
+    if kind_ == "done":
+        draft["done"] = True
+    elif kind_ == "recruit":
+        k = kind_of(action["kind"])
+        _pay(draft, action["hex"], k.cost)
+        draft["new"] += 1
+        draft["blocks"][f"new-{seat}-{draft['new']}"] = {
+            "owner": seat, "kind": k.key, "steps": 1, "hex": action["hex"], "known": False,
+            "moved": False, "cast": False}
+    elif kind_ == "add":
+        blk = draft["blocks"][action["block"]]
+        _pay(draft, blk["hex"], kind_of(blk["kind"]).cost)
+        blk["steps"] += 1
+    elif kind_ == "combine":
+        giver, taker = draft["blocks"][action["from"]], draft["blocks"][action["to"]]
+        giver["steps"] -= 1
+        taker["steps"] += 1
+        draft["gave"].append(action["from"])
+        draft["got"].append(action["to"])
+        if giver["steps"] == 0:
+            del draft["blocks"][action["from"]]
+    elif kind_ == "disband":
+        del draft["blocks"][action["block"]]
+    else:
+        raise AssertionError(kind_)
+
+
+def _pay(draft: dict, hex_: str, cost: int) -> None:
+    key = SETUP_GOLD if draft["setup"] else hex_
+    draft["gold"][key] -= cost
+
+
+def all_done(state: dict) -> bool:
+    return all(d["done"] for d in state["drafts"].values())
+
+
+def waiting(state: dict) -> list[int]:
+    """The seats still building, in seat order."""
+    return sorted(int(s) for s, d in state["drafts"].items() if not d["done"])
+
+
+def reveal(state: dict) -> list[dict]:
+    """Every draft becomes real at once (6.0). Returns the new blocks, in seat order, still
+    without ids (rules gives them ids by a shuffle)."""
+    new_blocks = []
+    for key in sorted(state["drafts"], key=int):
+        seat, draft = int(key), state["drafts"][key]
+        for bid in [b for b, blk in state["blocks"].items() if blk["owner"] == seat]:
+            if bid not in draft["blocks"]:
+                from .state import remove
+                remove(state, bid, killed=False)        # disbanded or combined away
+        for bid, blk in sorted(draft["blocks"].items()):
+            if bid.startswith("new-"):
+                new_blocks.append(blk)
+            else:
+                state["blocks"][bid]["steps"] = blk["steps"]
+        if not draft["setup"]:
+            for hex_, gold in draft["gold"].items():
+                state["gold"][hex_] = gold
+    state["drafts"] = {}
+    return new_blocks
+
+
+def army_cost(army: str) -> int:
+    """The gold of a whole army at full strength (for the docs and the balance)."""
+    return sum(k.max * k.cost * k.count for k in armies()[army].kinds)

@@ -1,0 +1,430 @@
+"""The flow of a Wizard Kings match: setup, then turns of initiative, movement, battles and
+building (the four phases of "LUDOVICOJ"), until a victory condition (1.23) or the turn limit.
+
+``phase`` is one of: deal (armies and maps drawn), recruit (1.22, simultaneous), ids (a shuffle
+names the new blocks), initiative (4.1), move (4.2), battle (5.1), build (6.0), over.
+``advance`` runs every automatic step until a seat must act or dice are due.
+"""
+from __future__ import annotations
+
+from . import battle, build
+from .board import board_of
+from .content import army_keys, kind_of, spell_of, armies
+from .movement import destinations, side_of
+from .state import (blocks_at, board, city_gold, controller, is_friendly, live_seats, place,
+                    remove)
+
+CUSTOM_MAPS = ("10", "11", "12", "13", "14", "15", "16")
+MAX_REROLLS = 20   # D10: after this many tied initiative rolls the lowest seat of the tie wins
+
+
+def new_state(players: int, options: dict) -> dict:
+    """The state before the first event."""
+    return {"players": players, "options": options, "phase": "deal", "turn": 0,
+            "armies": [None] * players, "maps": [], "blocks": {}, "at": {}, "next_id": 1,
+            "city_owner": {}, "gold": {}, "fights": {}, "battle": None, "queue": [],
+            "dead": [[] for _ in range(players)], "order": [], "mover": 0,
+            "initiative": {"rolls": {}, "tied": [], "rerolls": 0}, "drafts": {},
+            "new_blocks": [], "forfeited": [], "points": [0] * players, "log": [],
+            "scores": None, "end_reason": None}
+
+
+# -- chance ------------------------------------------------------------------------------------
+
+def chance_spec(state: dict) -> dict | None:
+    """The dice, draw or shuffle due now, if any."""
+    phase = state["phase"]
+    if phase == "deal":
+        if state["options"]["armies"] == "" and state["armies"][0] is None:
+            return {"kind": "choice", "n": len(army_keys()), "k": state["players"]}
+        if state["options"]["maps"] == "" and not state["maps"]:
+            return {"kind": "choice", "n": len(CUSTOM_MAPS), "k": state["players"]}
+        return None
+    if phase == "ids":
+        return {"kind": "shuffle", "n": len(state["new_blocks"])}
+    if phase == "initiative":
+        return {"kind": "dice", "count": 2 * len(state["initiative"]["tied"]), "sides": 6}
+    if phase == "battle" and state["battle"] is not None:
+        return battle.chance_spec(state)
+    return None
+
+
+def chance_outcome(state: dict, outcome: list) -> None:
+    """Apply the outcome of the due chance node (mutates ``state``), then advance."""
+    phase = state["phase"]
+    if phase == "deal":
+        if state["options"]["armies"] == "" and state["armies"][0] is None:
+            keys = army_keys()
+            state["armies"] = [keys[i] for i in outcome]
+        else:
+            _lay_maps(state, [CUSTOM_MAPS[i] for i in outcome])
+    elif phase == "ids":
+        _name_new_blocks(state, outcome)
+    elif phase == "initiative":
+        _initiative_rolled(state, outcome)
+    else:
+        battle.roll(state, outcome)
+    advance(state)
+
+
+def _lay_maps(state: dict, maps: list[str]) -> None:
+    """1.21: each seat's map, laid left to right in seat order; its cities are the seat's."""
+    state["maps"] = maps
+    b = board_of(tuple(maps))
+    state["city_owner"] = {h: b.map_of[h] for h in sorted(b.cities)}
+    state["gold"] = {h: 0 for h in sorted(b.cities)}
+
+
+def _name_new_blocks(state: dict, order: list[int]) -> None:
+    """New blocks get ids by a shuffle: the i-th new block (seat order) gets the order[i]-th
+    free id, so an id tells nothing of a block's kind (8)."""
+    for i, blk in enumerate(state["new_blocks"]):
+        bid = f"B{state['next_id'] + order[i]:03d}"
+        state["blocks"][bid] = {**blk, "hex": None}
+        place(state, bid, blk["hex"])
+    state["next_id"] += len(state["new_blocks"])
+    state["new_blocks"] = []
+    state["phase"] = "ids-done"
+
+
+def _initiative_rolled(state: dict, dice: list[int]) -> None:
+    """4.1: the highest 2d6 total moves first; ties among the highest roll again (D10)."""
+    ini = state["initiative"]
+    totals = {seat: dice[2 * i] + dice[2 * i + 1] for i, seat in enumerate(ini["tied"])}
+    ini["rolls"] = {str(s): t for s, t in totals.items()}
+    best = max(totals.values())
+    tied = [s for s, t in totals.items() if t == best]
+    if len(tied) > 1 and ini["rerolls"] < MAX_REROLLS:
+        ini["tied"], ini["rerolls"] = tied, ini["rerolls"] + 1
+        return
+    first = tied[0]
+    live = live_seats(state)
+    start = live.index(first)
+    state["order"] = live[start:] + live[:start]       # 4.2: clockwise from Player 1
+    state["mover"] = 0
+    state["phase"] = "move"
+    _log(state, {"initiative": state["order"], "rolls": dict(ini["rolls"])})
+
+
+def _log(state: dict, entry: dict) -> None:
+    state["log"].append({"turn": state["turn"], **entry})
+    del state["log"][:-40]
+
+
+# -- who acts ----------------------------------------------------------------------------------
+
+def acting_seats(state: dict) -> list[int]:
+    """The seats that must act now (several in the simultaneous recruit and build)."""
+    phase = state["phase"]
+    if phase in ("recruit", "build"):
+        return build.waiting(state)
+    if phase == "move":
+        return [state["order"][state["mover"]]]
+    if phase == "battle" and state["battle"] is not None:
+        seat = battle.acting_seat(state)
+        return [] if seat is None else [seat]
+    return []
+
+
+def options_for(state: dict, seat: int) -> list[dict]:
+    """The legal actions of ``seat`` now."""
+    phase = state["phase"]
+    if seat not in acting_seats(state):
+        return []
+    if phase in ("recruit", "build"):
+        return build.options(state, seat)
+    if phase == "move":
+        return move_options(state, seat)
+    return battle.options(state, seat)
+
+
+def move_options(state: dict, seat: int) -> list[dict]:
+    """4.2: move one block (each once a turn), cast one move-phase spell per wizard (2.22), or
+    end the move."""
+    result = []
+    for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat):
+        for move in destinations(state, bid):
+            result.append({"type": "move", "block": bid, **move})
+        result += _move_spells(state, bid)
+    result.append({"type": "done"})
+    return result
+
+
+def _move_spells(state: dict, bid: str) -> list[dict]:
+    """2.22: a wizard that has not moved casts one spell in the move phase, then stays."""
+    blk = state["blocks"][bid]
+    kind = kind_of(blk["kind"])
+    if not kind.wizard or blk["moved"] or blk["cast"] or state["fights"].get(blk["hex"]):
+        return []
+    b = board(state)
+    result = []
+    for spell in armies()[kind.army].spells:
+        if spell.phase != "move" or spell.level > blk["steps"]:
+            continue
+        if spell.effect == "heal":
+            hurt = [o for o in blocks_at(state, blk["hex"], blk["owner"])
+                    if state["blocks"][o]["steps"] < kind_of(state["blocks"][o]["kind"]).max]
+            if hurt:
+                result.append({"type": "cast", "block": bid, "spell": spell.key})
+        elif spell.effect == "teleport":
+            for target in blocks_at(state, blk["hex"], blk["owner"]):
+                tblk = state["blocks"][target]
+                if kind_of(tblk["kind"]).castle or tblk["moved"] or target == bid \
+                        and spell.level >= blk["steps"]:
+                    continue                            # 2.4
+                for to in sorted(b.terrain):
+                    if (to != blk["hex"] and b.land(to) and is_friendly(state, to, blk["owner"])
+                            and _within(blk["hex"], to, spell.range)
+                            and len(blocks_at(state, to, blk["owner"])) + 1 <= b.stack_limit(to)):
+                        result.append({"type": "cast", "block": bid, "spell": spell.key,
+                                       "target": target, "to": to})
+    return result
+
+
+def _within(a: str, b: str, n: int) -> bool:
+    from .board import distance
+    return distance(a, b) <= n
+
+
+# -- decisions ---------------------------------------------------------------------------------
+
+def decide(state: dict, seat: int, action: dict) -> None:
+    """Apply a checked action (mutates ``state``), then advance."""
+    phase = state["phase"]
+    if phase in ("recruit", "build"):
+        build.decide(state, seat, action)
+    elif phase == "move":
+        _move_decision(state, seat, action)
+    else:
+        battle.decide(state, seat, action)
+    advance(state)
+
+
+def _move_decision(state: dict, seat: int, action: dict) -> None:
+    kind_ = action["type"]
+    if kind_ == "done":
+        state["mover"] += 1
+        return
+    if kind_ == "cast":
+        _move_spell(state, action)
+        return
+    bid, to = action["block"], action["to"]
+    blk = state["blocks"][bid]
+    defenders = {state["blocks"][o]["owner"] for o in state["at"].get(to, [])} - {seat}
+    if defenders:
+        fight = state["fights"].get(to)
+        if fight is None:                                # 4.2: entering an enemy hex attacks
+            defender = defenders.pop()
+            fight = state["fights"][to] = {"attacker": seat, "defender": defender,
+                                           "sides": {str(defender): "defend", str(seat): "attack"},
+                                           "entered": {}, "crossings": {}}
+        elif str(seat) not in fight["sides"]:
+            fight["sides"][str(seat)] = action["side"]  # 4.9: a third player picks a side
+        my_side = fight["sides"][str(seat)]
+        hs = "|".join(sorted((action["via"], to)))
+        fight["entered"].setdefault(hs, [])
+        if seat in fight["entered"][hs]:
+            fight["entered"][hs].remove(seat)
+        fight["entered"][hs].append(seat)
+        if not kind_of(blk["kind"]).flyer:
+            crossings = fight["crossings"].setdefault(my_side, {})
+            crossings[hs] = crossings.get(hs, 0) + 1
+    place(state, bid, to)
+    blk["moved"] = True
+    _log(state, {"move": bid, "to": to, "seat": seat})
+
+
+def _move_spell(state: dict, action: dict) -> None:
+    """2.22: the wizard pays the level in steps and may not move afterwards."""
+    wizard = state["blocks"][action["block"]]
+    spell = spell_of(action["spell"])
+    wizard["steps"] -= spell.level
+    wizard["cast"] = True
+    wizard["known"] = True                              # casting shows the wizard (D14)
+    seat = wizard["owner"]
+    _log(state, {"cast": spell.key, "by": action["block"], "seat": seat})
+    if spell.effect == "heal":
+        for _ in range(spell.steps):
+            hurt = [o for o in blocks_at(state, wizard["hex"], seat)
+                    if state["blocks"][o]["steps"] < kind_of(state["blocks"][o]["kind"]).max
+                    and o in state["blocks"]]
+            if not hurt:
+                break
+            weakest = min(hurt, key=lambda o: (state["blocks"][o]["steps"], o))
+            state["blocks"][weakest]["steps"] += 1
+    else:                                               # teleport
+        place(state, action["target"], action["to"])
+        state["blocks"][action["target"]]["moved"] = True
+    if wizard["steps"] <= 0:
+        remove(state, action["block"])
+
+
+# -- automatic steps ---------------------------------------------------------------------------
+
+def advance(state: dict) -> None:
+    """Run every automatic step until someone must act, dice are due, or the match is over."""
+    for _ in range(10_000):
+        if not _step(state):
+            return
+    raise AssertionError("advance did not settle")
+
+
+def _step(state: dict) -> bool:
+    """One automatic step; False when the state waits for an event."""
+    phase = state["phase"]
+    if phase == "over":
+        return False
+    if len(live_seats(state)) <= 1 and phase != "deal":
+        _end(state, "last army standing")
+        return True
+    if phase == "deal":
+        if state["maps"] and state["armies"][0] is not None:
+            build.open_drafts(state, setup=True)
+            state["phase"] = "recruit"
+            return True
+        _fixed_deal(state)
+        return chance_spec(state) is None and bool(state["maps"]) and state["armies"][0] is not None
+    if phase in ("recruit", "build"):
+        if not build.all_done(state):
+            return False
+        state["new_blocks"] = build.reveal(state)
+        state["after_ids"] = phase
+        state["phase"] = "ids" if len(state["new_blocks"]) > 1 else "ids-pending"
+        return True
+    if phase == "ids-pending":
+        _name_new_blocks(state, list(range(len(state["new_blocks"]))))
+        return True
+    if phase == "ids":
+        return False
+    if phase == "ids-done":
+        if state.pop("after_ids") == "build":
+            _end_of_turn(state)
+        else:
+            _start_turn(state)
+        return True
+    if phase == "initiative":
+        return False
+    if phase == "move":
+        return _move_step(state)
+    if phase == "battle":
+        return _battle_step(state)
+    raise AssertionError(phase)
+
+
+def _fixed_deal(state: dict) -> None:
+    """Armies and maps the options name are dealt without chance."""
+    opts = state["options"]
+    if opts["armies"] and state["armies"][0] is None:
+        state["armies"] = opts["armies"].split(",")
+    if opts["maps"] and not state["maps"]:
+        _lay_maps(state, opts["maps"].split(","))
+
+
+def _start_turn(state: dict) -> None:
+    state["turn"] += 1
+    for blk in state["blocks"].values():
+        blk["moved"] = blk["cast"] = False
+    state["initiative"] = {"rolls": {}, "tied": live_seats(state), "rerolls": 0}
+    state["phase"] = "initiative"
+
+
+def _move_step(state: dict) -> bool:
+    """Skip movers with nothing to do but end the move; after the last, the battles."""
+    while state["mover"] < len(state["order"]):
+        seat = state["order"][state["mover"]]
+        if seat in state["forfeited"] or move_options(state, seat) == [{"type": "done"}]:
+            state["mover"] += 1
+            continue
+        return False
+    rank = {seat: i for i, seat in enumerate(state["order"])}
+    state["queue"] = sorted(state["fights"], key=lambda h: (rank.get(state["fights"][h]["attacker"], 99), h))
+    state["phase"] = "battle"                           # 5.1: Player 1's battles first
+    return True
+
+
+def _battle_step(state: dict) -> bool:
+    if state["battle"] is not None:
+        return False
+    while state["queue"]:
+        hex_ = state["queue"].pop(0)
+        owners = {state["blocks"][b]["owner"] for b in state["at"].get(hex_, [])}
+        if len(owners) > 1:
+            battle.start(state, hex_)
+            return True
+        state["fights"].pop(hex_, None)                 # nobody left to fight
+    _start_build(state)
+    return True
+
+
+def _start_build(state: dict) -> None:
+    """6.1, 6.6: each city yields its gold to its controller's marker; a wizard on a henge
+    gains a step; then every seat builds at once."""
+    b = board(state)
+    for hex_, city in sorted(b.cities.items()):
+        seat = controller(state, hex_)
+        if seat is not None and seat not in state["forfeited"]:
+            state["gold"][hex_] = state["gold"].get(hex_, 0) + city.gold
+    for seat in live_seats(state):
+        state["points"][seat] += city_gold(state, seat)
+    for hex_ in sorted(b.henges):
+        for bid in state["at"].get(hex_, []):
+            blk = state["blocks"][bid]
+            if kind_of(blk["kind"]).wizard and blk["steps"] < kind_of(blk["kind"]).max:
+                blk["steps"] += 1
+    build.open_drafts(state, setup=False)
+    state["phase"] = "build"
+
+
+def victory_gold(state: dict) -> int:
+    """1.23: 15 gold of cities wins a two-player game on two maps, 30 on four (7.5 a map);
+    with more players only the turn limit ends the game (0)."""
+    value = state["options"]["victory_gold"]
+    if value >= 0:
+        return value
+    return (15 * len(state["maps"])) // 2 if state["players"] == 2 else 0
+
+
+def _end_of_turn(state: dict) -> None:
+    """1.23: a seat holding the victory gold wins; the turn limit ends the game."""
+    target = victory_gold(state)
+    if target:
+        winners = [s for s in live_seats(state) if city_gold(state, s) >= target]
+        if winners:
+            _end(state, "victory gold")
+            return
+    if state["turn"] >= state["options"]["turn_limit"]:
+        _end(state, "turn limit")
+        return
+    _start_turn(state)
+
+
+def _end(state: dict, reason: str) -> None:
+    """Scores: the gold of the cities each seat holds (1.23), or the points gathered at every
+    build when the option asks for them."""
+    if state["options"]["scoring"] == "accumulated":
+        state["scores"] = list(state["points"])
+    else:
+        state["scores"] = [0 if s in state["forfeited"] else city_gold(state, s)
+                           for s in range(state["players"])]
+    state["end_reason"] = reason
+    state["phase"] = "over"
+    state["battle"] = None
+
+
+# -- forfeits ----------------------------------------------------------------------------------
+
+def forfeit(state: dict, seat: int) -> None:
+    """D11: a seat that leaves takes its blocks off the board; its empty cities become neutral;
+    the battle under way goes on without it."""
+    if seat in state["forfeited"] or state["phase"] == "over":
+        return
+    state["forfeited"].append(seat)
+    for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat):
+        remove(state, bid, killed=False)
+    for hex_, owner in state["city_owner"].items():
+        if owner == seat:
+            state["city_owner"][hex_] = None
+    state["drafts"].pop(str(seat), None)
+    if state["battle"] is not None:
+        battle.drop_seat(state, seat)
+    advance(state)

@@ -1,0 +1,131 @@
+"""Queries on a Wizard Kings state: who holds a hex, what is friendly or enemy (4.4), what an army
+has left to build. The state is plain JSON (a dict); nothing here changes it.
+
+State keys (see rules.new_state): ``blocks`` {id: {owner, kind, steps, hex, known, moved, cast}},
+``city_owner`` {hex: seat or None} (the map's owner at the start, 4.4), ``gold`` {hex: gold on
+the city's marker, 6.3}, ``fights`` {hex: a battle the move phase started}, ``dead`` [[wizard
+kinds lost for good, 2.24] per seat].
+"""
+from __future__ import annotations
+
+from .board import Board, board_of
+from .content import armies, kind_of
+
+
+# Stage 1 (docs/rules/wizard-kings.md): water blocks (2.38) come with water movement in stage 2;
+# until then no army recruits or builds them.
+UNBUILT = frozenset(k.key for a in armies().values() for k in a.kinds if "water" in k.traits)
+
+
+def board(state: dict) -> Board:
+    """The board of the match's maps."""
+    return board_of(tuple(state["maps"]))
+
+
+def occupants(state: dict, hex_: str) -> dict[int, list[str]]:
+    """The blocks in ``hex_`` by owner, ids sorted."""
+    result: dict[int, list[str]] = {}
+    for bid in state["at"].get(hex_, []):
+        result.setdefault(state["blocks"][bid]["owner"], []).append(bid)
+    return result
+
+
+def blocks_at(state: dict, hex_: str, seat: int | None = None) -> list[str]:
+    """The ids of the blocks in ``hex_`` (of ``seat`` only, if given)."""
+    ids = state["at"].get(hex_, [])
+    if seat is None:
+        return list(ids)
+    return [b for b in ids if state["blocks"][b]["owner"] == seat]
+
+
+def controller(state: dict, hex_: str) -> int | None:
+    """4.4 and footnote 7: the one seat whose blocks hold the hex; an empty city belongs to the
+    seat whose map it lies on (None once that seat has left the match); else nobody."""
+    owners = {state["blocks"][b]["owner"] for b in state["at"].get(hex_, [])}
+    if len(owners) == 1:
+        return owners.pop()
+    if not owners:
+        return state["city_owner"].get(hex_)
+    return None
+
+
+def is_enemy(state: dict, hex_: str, seat: int) -> bool:
+    """4.4: a hex holding another seat's blocks, or another seat's empty city."""
+    owners = {state["blocks"][b]["owner"] for b in state["at"].get(hex_, [])}
+    if owners:
+        return bool(owners - {seat})
+    owner = state["city_owner"].get(hex_)
+    return owner is not None and owner != seat
+
+
+def is_friendly(state: dict, hex_: str, seat: int) -> bool:
+    """4.4: a hex only ``seat``'s blocks hold, or ``seat``'s own empty city."""
+    return controller(state, hex_) == seat
+
+
+def contested(state: dict, hex_: str) -> bool:
+    """A hex where blocks of two or more seats stand: a battle to come or under way."""
+    ids = state["at"].get(hex_, [])
+    return len({state["blocks"][b]["owner"] for b in ids}) > 1
+
+
+def city_gold(state: dict, seat: int) -> int:
+    """1.23: the gold of the cities ``seat`` controls."""
+    cities = board(state).cities
+    return sum(c.gold for h, c in cities.items() if controller(state, h) == seat)
+
+
+def pool(state: dict, seat: int, blocks: dict | None = None) -> dict[str, int]:
+    """The blocks ``seat``'s army may still put on the board, by kind: its copies less those on
+    the board (in ``blocks``, default the state's) and its wizards lost for good (2.24)."""
+    army = state["armies"][seat]
+    if army is None:
+        return {}
+    blocks = state["blocks"] if blocks is None else blocks
+    left = {k.key: k.count for k in armies()[army].kinds if k.key not in UNBUILT}
+    for b in blocks.values():
+        if b["owner"] == seat and b["kind"] in left:
+            left[b["kind"]] -= 1
+    for kind in state["dead"][seat]:
+        left[kind] = left.get(kind, 0) - 1
+    return {k: n for k, n in left.items() if n > 0}
+
+
+def fire_number(state: dict, bid: str) -> int:
+    """2.12, 2.31-2.35: a block's hit number, one more for a native in its home terrain (a city
+    native in a city hex)."""
+    block = state["blocks"][bid]
+    kind = kind_of(block["kind"])
+    b = board(state)
+    terrain = "city" if block["hex"] in b.cities else b.terrain[block["hex"]]
+    bonus = 1 if kind.native(terrain) or kind.native(b.terrain[block["hex"]]) else 0
+    return min(6, kind.fire + bonus) if kind.fire else 0
+
+
+def live_seats(state: dict) -> list[int]:
+    """Seats still in the match (not forfeited), in seat order."""
+    return [s for s in range(state["players"]) if s not in state["forfeited"]]
+
+
+def place(state: dict, bid: str, hex_: str | None) -> None:
+    """Move block ``bid`` to ``hex_`` (None: off the board) keeping the ``at`` index (mutates)."""
+    block = state["blocks"][bid]
+    old = block["hex"]
+    if old is not None:
+        state["at"][old].remove(bid)
+        if not state["at"][old]:
+            del state["at"][old]
+    block["hex"] = hex_
+    if hex_ is not None:
+        state["at"].setdefault(hex_, []).append(bid)
+        state["at"][hex_].sort()
+
+
+def remove(state: dict, bid: str, *, killed: bool = True) -> None:
+    """A block eliminated (5.4) or disbanded (6.5): off the board, back to its army's pool; a
+    killed wizard is lost for good (2.24)."""
+    block = state["blocks"][bid]
+    place(state, bid, None)
+    del state["blocks"][bid]
+    if killed and kind_of(block["kind"]).wizard:
+        state["dead"][block["owner"]].append(block["kind"])

@@ -34,7 +34,7 @@ SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=1, min_player
                 rulebook="wizard-kings.eo.md")
 
 ACTION_KEYS = {
-    "move": ({"type", "block", "to"}, {"via", "side"}), "cast": ({"type", "block", "spell"},
+    "move": ({"type", "block", "to"}, {"via", "side", "by"}), "cast": ({"type", "block", "spell"},
                                                                  {"target", "to"}),
     "done": ({"type"}, set()), "recruit": ({"type", "kind", "hex"}, set()),
     "add": ({"type", "block"}, set()), "combine": ({"type", "from", "to"}, set()),
@@ -85,9 +85,10 @@ def refusal(state: dict, seat, action) -> str | None:
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
-    legal = rules.options_for(state, seat)
-    if _spelling(action) in {_spelling(a) for a in legal}:
-        return None
+    block = action.get("block") if action["type"] in ("move", "cast") else None
+    legal = rules.options_for(state, seat, block if type(block) is str else None)
+    if action in legal and _spelling(action) in {_spelling(a) for a in legal if a == action}:
+        return None                                     # (as JSON: True is not 1)
     possible = sorted({a["type"] for a in legal})
     if action["type"] not in possible:
         return f"{_short(action['type'])} is not possible now ({_decision(state)}); possible: {possible}"
@@ -219,7 +220,7 @@ def public_view(state: dict, seat: int | None = None) -> dict:
         "building": rules.build.waiting(state) if state["phase"] in ("recruit", "build") else [],
         "dead": [list(d) for d in state["dead"]], "forfeited": list(state["forfeited"]),
         "points": list(state["points"]), "victory_gold": rules.victory_gold(state),
-        "log": copy.deepcopy(state["log"]),
+        "log": json.loads(json.dumps(state["log"])),
         "scores": None if state["scores"] is None else list(state["scores"]),
         "end_reason": state["end_reason"],
     }

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .board import side
 from .content import kind_of, spell_of, armies
-from .movement import attack_hexsides, step_allowed
+from .movement import attack_hexsides, can_stand, can_step
 from .state import blocks_at, board, contested, fire_number, is_enemy, place, remove
 
 ORDER = ("A+", "A", "B+", "B", "C", "D")
@@ -227,7 +227,7 @@ def retreat_targets(state: dict, bid: str) -> list[str]:
     here, seat = battle["hex"], block["owner"]
 
     def open_to(n):
-        return (n != here and b.land(n) and not is_enemy(state, n, seat)
+        return (n != here and can_stand(b, kind, n) and not is_enemy(state, n, seat)
                 and not contested(state, n) and n not in state["fights"]
                 and len(blocks_at(state, n, seat)) + 1 <= b.stack_limit(n))
     if kind.flyer:                                      # 5.4: flyers anywhere within their move
@@ -241,7 +241,7 @@ def retreat_targets(state: dict, bid: str) -> list[str]:
     result = []
     for n in b.neighbours(here):
         hs = side(here, n)
-        if not open_to(n) or not step_allowed(b, kind, here, n):
+        if not open_to(n) or not can_step(b, kind, here, n):
             continue
         if mine == "attack" and (battle["entered"].get(hs) or [None])[-1] != seat:
             continue                                    # 5.4: the last to come in goes out
@@ -266,7 +266,7 @@ def regroup_options(state: dict, seat: int) -> list[dict]:
         if bid in battle["regrouped"] or kind.castle:
             continue
         for n in b.neighbours(here):
-            if (b.land(n) and (kind.flyer or step_allowed(b, kind, here, n))
+            if (can_stand(b, kind, n) and (kind.flyer or can_step(b, kind, here, n))
                     and not is_enemy(state, n, seat) and not contested(state, n)
                     and n not in state["fights"]
                     and len(blocks_at(state, n, seat)) + 1 <= b.stack_limit(n)):
@@ -279,7 +279,7 @@ def regroup_options(state: dict, seat: int) -> list[dict]:
                 kind = kind_of(state["blocks"][bid]["kind"])
                 if bid in battle["regrouped"] or kind.castle:
                     continue
-                if kind.flyer or step_allowed(b, kind, n, here):
+                if kind.flyer or can_step(b, kind, n, here):
                     result.append({"type": "regroup", "block": bid, "to": here})
     return result
 

@@ -108,10 +108,14 @@ class Board:
     roads: set[str] = field(default_factory=set)                # hexsides a road crosses
     river_course: dict[str, set[str]] = field(default_factory=dict)  # hex -> river-linked hexes
     titles: tuple[str, ...] = ()
+    _near: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def neighbours(self, hex_: str) -> list[str]:
-        """The hexes of this board next to ``hex_``."""
-        return [h for h in neighbours_on_grid(hex_) if h in self.terrain]
+        """The hexes of this board next to ``hex_`` (computed once per hex)."""
+        found = self._near.get(hex_)
+        if found is None:
+            found = self._near[hex_] = [h for h in neighbours_on_grid(hex_) if h in self.terrain]
+        return found
 
     def land(self, hex_: str) -> bool:
         """A hex a land block may stand in: any terrain but open water (coast is land)."""

@@ -18,6 +18,7 @@ import copy
 
 from .board import Board
 from .content import armies, kind_of
+from .movement import is_port
 from .state import board, controller, pool
 
 SETUP_GOLD = "purse"   # the key of the recruitment budget in a draft's gold
@@ -89,6 +90,8 @@ def options(state: dict, seat: int) -> list[dict]:
                 continue
             if k.wizard and hex_ in b.henges:
                 continue                                # 6.6
+            if "water" in k.traits and not is_port(b, hex_):
+                continue                                # 2.38: ships are built in ports
             if draft["setup"] and not _setup_affordable(state, seat, draft, k.cost, hex_, kind):
                 continue
             result.append({"type": "recruit", "kind": kind, "hex": hex_})

@@ -5,6 +5,8 @@ follow the terrain effects (3.1, 4.3), roads (3.3: +1 hex and no terrain stops o
 wholly along a road), rivers and bridges (3.16), walls and gates (D3), stop on entering an enemy
 hex (4.2, 4.4), stay pinned (4.7), and keep the stacking (4.5) and hexside limits (4.6). Flyers
 (2.37) ignore terrain, enemy hexes and hexside limits, but not stacking, and never end on water.
+Water blocks (2.38) sail seas, lakes, coasts and rivers; land blocks cross water only by water
+transport (4.8) between friendly ports, within each port's capacity (4.81).
 """
 from __future__ import annotations
 
@@ -13,6 +15,48 @@ from .content import kind_of
 from .state import blocks_at, board, contested, is_enemy
 
 STOP_TERRAIN = ("desert", "forest", "swamp")   # 3.12-3.14, 4.3
+
+
+def open_water(b: Board, h: str) -> bool:
+    """A sea or lake hex water blocks may enter (3.17; not a shoal, 3.19)."""
+    return b.terrain[h] == "water" and h not in b.shoals
+
+
+def wet(b: Board, h: str) -> bool:
+    """2.38: where a water block may stand: open water, a coast hex (3.18), a river's course."""
+    return open_water(b, h) or h in b.coast or h in b.river_course
+
+
+def water_step(b: Board, a: str, n: str) -> bool:
+    """2.38, 3.16, 3.19: may a water block sail from ``a`` into ``n``? Over open water, between
+    open water and a coast, between two coast hexes sharing open water, along a river's course
+    (never over a waterfall); never into a shoal or a hex of land only."""
+    if n in b.shoals or side(a, n) in b.waterfalls:
+        return False
+    if n in b.river_course.get(a, ()):
+        return True
+    sea_a, sea_n = open_water(b, a), open_water(b, n)
+    if sea_a and (sea_n or n in b.coast) or sea_n and a in b.coast:
+        return True
+    if a in b.coast and n in b.coast:
+        return any(open_water(b, x) for x in b.neighbours(a) if x in b.neighbours(n))
+    return False
+
+
+def can_step(b: Board, kind, a: str, n: str) -> bool:
+    """One step of a block that is not flying: by water for a water block, else by land."""
+    return water_step(b, a, n) if "water" in kind.traits else step_allowed(b, kind, a, n)
+
+
+def can_stand(b: Board, kind, h: str) -> bool:
+    """Where a block may end a move: water blocks on wet hexes, the others on land."""
+    return wet(b, h) if "water" in kind.traits else b.land(h)
+
+
+def is_port(b: Board, h: str) -> bool:
+    """3.2: a city by the sea or a river is a port."""
+    return h in b.cities and (h in b.coast or h in b.river_course
+                              or any(open_water(b, n) for n in b.neighbours(h)))
 
 
 def step_allowed(b: Board, kind, a: str, n: str) -> bool:
@@ -72,7 +116,7 @@ def attack_hexsides(fight: dict) -> set[str]:
 
 def _can_end(state: dict, seat: int, kind, via: str, to: str, b: Board, options: dict) -> list:
     """The ways (side choices) a block may end its move in ``to`` coming from ``via``."""
-    if not b.land(to):
+    if not can_stand(b, kind, to):
         return []
     fight = state["fights"].get(to)
     enemy_held = contested(state, to) or any(state["blocks"][x]["owner"] != seat
@@ -91,10 +135,68 @@ def _can_end(state: dict, seat: int, kind, via: str, to: str, b: Board, options:
             continue                                    # 4.5
         if enemy_held and not kind.flyer:
             crossed = 0 if fight is None else fight["crossings"].get(side_, {}).get(side(via, to), 0)
-            if crossed + 1 > b.hexside_limit(via, to, forest_limit=options["forest_border"]):
+            if crossed + 1 > hexside_limit(b, kind, via, to, options):
                 continue                                # 4.6, 4.9: allies share the limit
         ok.append(side_)
     return ok
+
+
+def hexside_limit(b: Board, kind, a: str, n: str, options: dict) -> int:
+    """4.6: a water block crosses a water hexside two at a time, a coastal one (into a coast
+    hex) one at a time; a land block as the board says (D2)."""
+    if "water" in kind.traits:
+        return 2 if open_water(b, a) and open_water(b, n) else 1
+    return b.hexside_limit(a, n, forest_limit=options["forest_border"])
+
+
+def transport(state: dict, bid: str) -> list[dict]:
+    """4.8, 4.81: a land block in a friendly port sails through at most four water hexes (open
+    water or a river's course, no enemy block there, no shoal) to a port that was friendly when
+    the move phase began; no battle at either end; each port's capacity is its gold a turn."""
+    block = state["blocks"][bid]
+    kind = kind_of(block["kind"])
+    b = board(state)
+    start, seat = block["hex"], block["owner"]
+    if (kind.flyer or kind.castle or "water" in kind.traits or not is_port(b, start)
+            or start in state["fights"] or contested(state, start)
+            or _port_left(state, b, start) < 1):
+        return []
+    ports = set(state["ports"].get(str(seat), []))
+
+    def sailable(h):
+        return ((open_water(b, h) or h in b.river_course)
+                and not any(state["blocks"][x]["owner"] != seat for x in state["at"].get(h, [])))
+
+    def sail(h, n):
+        """One hex further by water: over open water, or along a river's course."""
+        return n in b.river_course.get(h, ()) or open_water(b, h) and open_water(b, n) \
+            or open_water(b, n) and h in b.river_course
+    frontier = [h for h in b.neighbours(start) if sailable(h)
+                and (open_water(b, h) or h in b.river_course.get(start, ()))]
+    seen, ends = set(frontier), set()
+    for depth in range(4):                              # 4.8: at most four water hexes
+        nxt = []
+        for h in frontier:
+            for n in b.neighbours(h):
+                if n in ports and n != start and (open_water(b, h) or n in b.river_course.get(h, ())):
+                    ends.add(n)
+                if depth < 3 and n not in seen and sailable(n) and sail(h, n):
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    result = []
+    for to in sorted(ends):
+        if (to in state["fights"] or contested(state, to) or _port_left(state, b, to) < 1
+                or len(blocks_at(state, to, seat)) + 1 > b.stack_limit(to)
+                or any(state["blocks"][x]["owner"] != seat for x in state["at"].get(to, []))):
+            continue
+        result.append({"to": to, "by": "water"})
+    return result
+
+
+def _port_left(state: dict, b: Board, h: str) -> int:
+    """4.81: blocks that may still sail from or to port ``h`` this turn (its gold)."""
+    return b.cities[h].gold - state["port_use"].get(h, 0)
 
 
 def destinations(state: dict, bid: str) -> list[dict]:
@@ -110,13 +212,21 @@ def destinations(state: dict, bid: str) -> list[dict]:
     b = board(state)
     seat, start = block["owner"], block["hex"]
     found: dict[tuple, dict] = {}
-    offered: set[tuple[str, str]] = set()
+    offered: set[tuple] = set()
+    hostile_memo: dict[str, bool] = {}
+
+    def hostile(h: str) -> bool:
+        """An enemy hex or a battle to come: a block entering it stops (4.2, 4.4)."""
+        if h not in hostile_memo:
+            hostile_memo[h] = is_enemy(state, h, seat) or contested(state, h)
+        return hostile_memo[h]
 
     def offer(via: str, to: str):
-        if (via, to) in offered:
+        enemy = hostile(to)
+        memo = (via if enemy else None, to)
+        if memo in offered:
             return
-        offered.add((via, to))
-        enemy = is_enemy(state, to, seat) or contested(state, to)
+        offered.add(memo)
         for side_ in _can_end(state, seat, kind, via, to, b, state["options"]):
             key = (to, via if enemy else None, side_)
             move = {"to": to}
@@ -128,46 +238,48 @@ def destinations(state: dict, bid: str) -> list[dict]:
             found[key] = move
 
     if kind.flyer:
-        frontier, seen = [start], {start: 0}
-        for used in range(kind.move):
+        frontier, seen = [start], {start}
+        for _ in range(kind.move):
             nxt = []
             for h in frontier:
                 for n in b.neighbours(h):
-                    if h == start and side(h, n) in barred:
-                        continue
-                    if n == start:
+                    if n == start or (h == start and side(h, n) in barred):
                         continue
                     offer(h, n)
                     if n not in seen:
-                        seen[n] = used + 1
+                        seen.add(n)
                         nxt.append(n)
             frontier = nxt
     else:
-        # states: (hex, used, wholly on road so far, may still leave the road)
-        stack = [(start, 0, True, True)]
-        seen = set()
-        while stack:
-            h, used, road, free = stack.pop()
-            for n in b.neighbours(h):
-                if n == start or (h == start and side(h, n) in barred):
-                    continue
-                if not step_allowed(b, kind, h, n):
-                    continue
-                on_road = road and side(h, n) in b.roads
-                if not on_road and not free:
-                    continue
-                if used + 1 > kind.move + (1 if on_road else 0):
-                    continue
-                offer(h, n)
-                if is_enemy(state, n, seat) or contested(state, n):
-                    continue                            # 4.2: stop and fight
-                if _stops_in(kind, b.terrain[n]):
-                    if not on_road:
-                        continue                        # 4.3: stop in desert, forest, swamp
-                    key = (n, used + 1, True, False)    # 3.3: no stop while wholly on road
-                else:
-                    key = (n, used + 1, on_road, free)
-                if key not in seen:
-                    seen.add(key)
-                    stack.append(key)
-    return [found[k] for k in sorted(found, key=lambda k: (k[0], k[1] or "", k[2] or ""))]
+        # breadth first over (hex, wholly on road so far, may still leave the road): the first
+        # visit of such a state is the one with the fewest hexes used
+        water = "water" in kind.traits                  # 3.3: roads do not help water blocks
+        frontier = [(start, True, True)]
+        seen = {(start, True, True)}
+        limit = kind.move + 1
+        for used in range(limit):
+            nxt = []
+            for h, road, free in frontier:
+                for n in b.neighbours(h):
+                    if n == start or (h == start and side(h, n) in barred):
+                        continue
+                    if not can_step(b, kind, h, n):
+                        continue
+                    on_road = road and side(h, n) in b.roads and not water
+                    if not on_road and (not free or used + 1 > kind.move):
+                        continue
+                    offer(h, n)
+                    if hostile(n):
+                        continue                        # 4.2: stop and fight
+                    if not water and _stops_in(kind, b.terrain[n]):
+                        if not on_road:
+                            continue                    # 4.3: stop in desert, forest, swamp
+                        key = (n, True, False)          # 3.3: no stop while wholly on road
+                    else:
+                        key = (n, on_road, free)
+                    if key not in seen:
+                        seen.add(key)
+                        nxt.append(key)
+            frontier = nxt
+    moves = [found[k] for k in sorted(found, key=lambda k: (k[0], k[1] or "", k[2] or ""))]
+    return moves + transport(state, bid)

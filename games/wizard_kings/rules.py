@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import battle, build
 from .board import board_of
 from .content import army_keys, kind_of, spell_of, armies
-from .movement import destinations, side_of
+from .movement import destinations, is_port
 from .state import (blocks_at, board, city_gold, controller, is_friendly, live_seats, place,
                     remove)
 
@@ -26,6 +26,7 @@ def new_state(players: int, options: dict) -> dict:
             "dead": [[] for _ in range(players)], "order": [], "mover": 0,
             "initiative": {"rolls": {}, "tied": [], "rerolls": 0}, "drafts": {},
             "new_blocks": [], "forfeited": [], "points": [0] * players, "log": [],
+            "ports": {}, "port_use": {},
             "scores": None, "end_reason": None}
 
 
@@ -102,6 +103,10 @@ def _initiative_rolled(state: dict, dice: list[int]) -> None:
     start = live.index(first)
     state["order"] = live[start:] + live[:start]       # 4.2: clockwise from Player 1
     state["mover"] = 0
+    b = board(state)                                    # 4.8: ports friendly as moves begin
+    state["ports"] = {str(s): [h for h in sorted(b.cities) if is_port(b, h)
+                               and controller(state, h) == s] for s in live}
+    state["port_use"] = {}
     state["phase"] = "move"
     _log(state, {"initiative": state["order"], "rolls": dict(ini["rolls"])})
 
@@ -126,28 +131,38 @@ def acting_seats(state: dict) -> list[int]:
     return []
 
 
-def options_for(state: dict, seat: int) -> list[dict]:
-    """The legal actions of ``seat`` now."""
+def options_for(state: dict, seat: int, block: str | None = None) -> list[dict]:
+    """The legal actions of ``seat`` now (in the move phase, with ``block``: only that block's
+    moves and spells, and done; the check of one action needs no more)."""
     phase = state["phase"]
     if seat not in acting_seats(state):
         return []
     if phase in ("recruit", "build"):
         return build.options(state, seat)
     if phase == "move":
-        return move_options(state, seat)
+        return move_options(state, seat, block)
     return battle.options(state, seat)
 
 
-def move_options(state: dict, seat: int) -> list[dict]:
+def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:
     """4.2: move one block (each once a turn), cast one move-phase spell per wizard (2.22), or
     end the move."""
     result = []
-    for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat):
+    mine = sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat)
+    if only is not None:
+        mine = [only] if only in mine else []
+    for bid in mine:
         for move in destinations(state, bid):
             result.append({"type": "move", "block": bid, **move})
         result += _move_spells(state, bid)
     result.append({"type": "done"})
     return result
+
+
+def _can_move(state: dict, seat: int) -> bool:
+    """Has ``seat`` anything to do in its move but say done?"""
+    return any(destinations(state, bid) or _move_spells(state, bid)
+               for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat))
 
 
 def _move_spells(state: dict, bid: str) -> list[dict]:
@@ -210,6 +225,9 @@ def _move_decision(state: dict, seat: int, action: dict) -> None:
         return
     bid, to = action["block"], action["to"]
     blk = state["blocks"][bid]
+    if action.get("by") == "water":                    # 4.81: both ports' capacity
+        for port in (blk["hex"], to):
+            state["port_use"][port] = state["port_use"].get(port, 0) + 1
     defenders = {state["blocks"][o]["owner"] for o in state["at"].get(to, [])} - {seat}
     if defenders:
         fight = state["fights"].get(to)
@@ -332,7 +350,7 @@ def _move_step(state: dict) -> bool:
     """Skip movers with nothing to do but end the move; after the last, the battles."""
     while state["mover"] < len(state["order"]):
         seat = state["order"][state["mover"]]
-        if seat in state["forfeited"] or move_options(state, seat) == [{"type": "done"}]:
+        if seat in state["forfeited"] or not _can_move(state, seat):
             state["mover"] += 1
             continue
         return False

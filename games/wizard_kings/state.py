@@ -12,11 +12,6 @@ from .board import Board, board_of
 from .content import armies, kind_of
 
 
-# Stage 1 (docs/rules/wizard-kings.md): water blocks (2.38) come with water movement in stage 2;
-# until then no army recruits or builds them.
-UNBUILT = frozenset(k.key for a in armies().values() for k in a.kinds if "water" in k.traits)
-
-
 def board(state: dict) -> Board:
     """The board of the match's maps."""
     return board_of(tuple(state["maps"]))
@@ -82,7 +77,7 @@ def pool(state: dict, seat: int, blocks: dict | None = None) -> dict[str, int]:
     if army is None:
         return {}
     blocks = state["blocks"] if blocks is None else blocks
-    left = {k.key: k.count for k in armies()[army].kinds if k.key not in UNBUILT}
+    left = {k.key: k.count for k in armies()[army].kinds}
     for b in blocks.values():
         if b["owner"] == seat and b["kind"] in left:
             left[b["kind"]] -= 1

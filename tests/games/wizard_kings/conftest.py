@@ -4,8 +4,8 @@ state builder that puts chosen blocks on them, so each rule is checked where it 
 The test maps "t-west" and "t-east" (2 maps, 16 x 7 hexes): t-west has a road along row 2
 (0002-0702), forest all along column 1 (0100-0106), mountains at 0401 and 0601 with a pass at 0501, swamp at 0203,
 desert at 0303, a river along the hexsides between rows 4 and 5 (columns 0-3) with a bridge at
-0104|0105 on the road 0103-0106, water at 0605-0706, a henge at 0402, cities Alder 0200 (3),
-Birch 0206 (3), Cedar 0003 (2), Dune 0504 (2). t-east is all clear, cities Elm 1000 (3), Fir
+0104|0105 on the road 0103-0106, water at 0605-0706 with coast at 0504-0506 and 0604 (Dune and Birch are ports), a henge at 0402, cities Alder 0200 (3),
+Birch 0506 (3), Cedar 0003 (2), Dune 0504 (2). t-east is all clear, cities Elm 1000 (3), Fir
 1006 (3), Gum 1303 (2), Hazel 1503 (2) on the board.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ RULESET = WizardKings()
 
 
 @pytest.fixture(autouse=True, scope="session")
-def test_maps():
+def extra_test_maps():
     if TEST_MAPS not in wk_board.EXTRA_MAP_DIRS:
         wk_board.EXTRA_MAP_DIRS.append(TEST_MAPS)
     yield

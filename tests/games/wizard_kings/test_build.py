@@ -29,7 +29,7 @@ def test_6_1_each_city_yields_its_gold_to_the_city_that_spends_it():
     legal = RULESET.legal_actions(state, 0)
     assert {"type": "add", "block": "a"} in legal
     hexes = {a["hex"] for a in legal if a["type"] == "recruit"}
-    assert hexes <= {"0200", "0206", "0003", "0504"} and "1000" not in hexes
+    assert hexes <= {"0200", "0506", "0003", "0504"} and "1000" not in hexes
 
 
 def test_6_3_unspent_gold_stays_on_the_city_and_is_captured_with_it():
@@ -111,7 +111,7 @@ def test_1_22_the_army_is_recruited_for_fifty_gold_with_a_block_on_every_city():
         spent += kind_of(action["kind"]).cost
         state = act(state, 0, action)
     hexes = {b["hex"] for b in state["drafts"]["0"]["blocks"].values()}
-    assert hexes == {"0200", "0206", "0003", "0504"}
+    assert hexes == {"0200", "0506", "0003", "0504"}
     assert state["drafts"]["0"]["gold"]["purse"] == 50 - spent
     for action in RULESET.legal_actions(state, 0):
         if action["type"] == "recruit":

@@ -156,3 +156,36 @@ def test_4_2_a_block_moves_once_a_turn():
     state = make_state([("B1", 0, find_kind(plain), 1, "0302"), ("X", 1, find_kind(plain), 1, "1506")])
     state = act(state, 0, {"type": "move", "block": "B1", "to": "0402"})
     assert moves_of(state, "B1") == []
+
+
+def test_2_38_a_water_block_sails_water_and_coasts_and_never_land_only_hexes():
+    """2.38: "Akvanoj ... Ili povas nur moviĝi en maroj, lakoj, riveroj kaj akvobordaj
+    heksagonoj. Ili ne povas trairi heksagonon enhavantan nur teran areon" (t-west: water
+    0605-0706, coast 0504-0506 and 0604)."""
+    ship = find_kind(lambda k: "water" in k.traits)
+    state = make_state([("v", 0, ship, 2, "0605"), ("x", 1, find_kind(plain), 1, "1506")])
+    hexes = reach(state, "v")
+    assert {"0606", "0705", "0604", "0504"} <= hexes
+    b = board_of(("t-west", "t-east"))
+    assert all(b.terrain[h] == "water" or h in b.coast or h in b.river_course for h in hexes)
+    assert "0404" not in hexes and "0503" not in hexes
+
+
+def test_4_8_land_blocks_sail_between_friendly_ports_within_their_capacity():
+    """4.8: "Akvotransporto devas forveli en akvoborda amika urbo kaj albordiĝi en alia
+    akvoborda urbo kiu estis amika komence de la movfazo." 4.81: "Urba havenkapablo egalas al
+    sia gp-valoru." Dune (0504, 2 gold) and Birch (0506, 3 gold) are seat 0's ports."""
+    from games.wizard_kings import rules
+    kind = find_kind(lambda k: plain(k) and k.move == 2)
+    state = make_state([(f"b{i}", 0, kind, 1, "0504") for i in range(3)]
+                       + [("x", 1, find_kind(plain), 1, "1506")], phase="initiative")
+    state["initiative"] = {"rolls": {}, "tied": [0, 1], "rerolls": 0}
+    from .conftest import roll
+    state = roll(state, [6, 6, 1, 1])                  # seat 0 moves first
+    sail = {"type": "move", "block": "b0", "to": "0506", "by": "water"}
+    assert sail in moves_of(state, "b0")
+    state = act(state, 0, sail)
+    state = act(state, 0, {**sail, "block": "b1"})
+    assert state["port_use"] == {"0504": 2, "0506": 2}
+    assert not any(m.get("by") for m in moves_of(state, "b2"))   # Dune's two are used
+    assert rules.acting_seats(state) == [0]

@@ -6,7 +6,8 @@ import importlib
 from .protocol import Ruleset
 
 # Game packages shipped with the service, imported on first use of the registry.
-BUILTIN_GAMES = ("games.imperial_twing", "games.sorcado", "games.trap_the_wizard", "games.warlock")
+BUILTIN_GAMES = ("games.imperial_twing", "games.sorcado", "games.trap_the_wizard", "games.warlock",
+                 "games.wizard_kings")
 
 _RULESETS: dict[str, Ruleset] = {}
 _loaded = False

@@ -26,8 +26,8 @@ from games.engine.registry import register
 
 from . import rules
 from .board import MapError, board_of, map_names
-from .content import army_keys, armies, kind_of
-from .state import controller
+from .content import army_keys, armies, extras, kind_of
+from .state import controller, moon
 
 SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=1, min_players=2,
                 max_players=7, chance=True, hidden_information=True, simultaneous=True,
@@ -40,6 +40,7 @@ ACTION_KEYS = {
     "add": ({"type", "block"}, set()), "combine": ({"type", "from", "to"}, set()),
     "disband": ({"type", "block"}, set()), "fire": ({"type", "block"}, set()),
     "pass": ({"type", "block"}, set()), "retreat": ({"type", "block", "to"}, set()),
+    "berserk": ({"type", "block"}, set()), "rite": ({"type", "block", "rite"}, {"target"}),
     "hit": ({"type", "block"}, set()), "dispel": ({"type"}, set()), "let": ({"type"}, set()),
     "stay": ({"type"}, set()), "switch": ({"type"}, set()), "pursue": ({"type"}, set()),
     "no_pursuit": ({"type"}, set()), "regroup": ({"type", "block", "to"}, set()),
@@ -66,6 +67,8 @@ class Options:
                                 "enemy hex a turn", choices=(1, 2))
     army_gold: int = option(50, "1.22: the gold each army is recruited with", min=20, max=200)
     allies_switch: bool = option(True, "4.9: an ally may change sides at each combat round")
+    expansion: bool = option(False, "2.0, footnote 3: the Heroes & Treasures blocks: two more "
+                             "per army and seven chaos blocks any army may add")
 
 
 # -- checking ------------------------------------------------------------------------------------
@@ -96,6 +99,9 @@ def refusal(state: dict, seat, action) -> str | None:
     if not required <= set(action) <= required | optional:
         return (f"a {action['type']} action has the keys {sorted(required)}"
                 + (f" and may have {sorted(optional)}" if optional else ""))
+    for key in set(action) - {"type"}:
+        if type(action[key]) is not str:
+            return f"{key} must be a string (a block id, a hex, a kind, a spell), got {_short(action[key])}"
     bid = action.get("block")
     if bid is not None and action["type"] not in ("recruit",):
         mine = _blocks_of(state, seat)
@@ -220,6 +226,7 @@ def public_view(state: dict, seat: int | None = None) -> dict:
         "building": rules.build.waiting(state) if state["phase"] in ("recruit", "build") else [],
         "dead": [list(d) for d in state["dead"]], "forfeited": list(state["forfeited"]),
         "points": list(state["points"]), "victory_gold": rules.victory_gold(state),
+        "moon": moon(state),
         "log": json.loads(json.dumps(state["log"])),
         "scores": None if state["scores"] is None else list(state["scores"]),
         "end_reason": state["end_reason"],
@@ -234,11 +241,15 @@ def seat_view(state: dict, seat: int) -> dict:
     view["seat"] = seat
     if army is not None:
         a = armies()[army]
+        kinds = a.kinds
+        if state["options"]["expansion"]:
+            kinds = kinds + extras().expansion.get(army, ()) + extras().chaos
         view["army"] = {"key": army, "kinds": {k.key: {"name": k.name, "rating": k.rating,
                                                        "max": k.max, "move": k.move,
                                                        "cost": k.cost, "count": k.count,
-                                                       "traits": sorted(k.traits)}
-                                               for k in a.kinds},
+                                                       "traits": sorted(k.traits),
+                                                       **({"rites": list(k.rites)} if k.rites else {})}
+                                               for k in kinds},
                         "spells": {s.key: {"name": s.name, "level": s.level, "phase": s.phase,
                                            "effect": s.effect,
                                            **{p: getattr(s, p) for p in ("dice", "fire", "steps",

@@ -178,6 +178,10 @@ def _turn_options(state: dict, bid: str) -> list[dict]:
     result = []
     if not kind.wizard:
         result.append({"type": "fire", "block": bid})
+        if "chaos" in kind.traits:
+            result.append({"type": "berserk", "block": bid})   # 2.5
+        if kind.rites and battle["round"] < 4:
+            result += _spell_options(state, bid, rites=True)  # 2.36
     elif battle["round"] < 4:
         result += _spell_options(state, bid)
     if 2 <= battle["round"] <= 3:
@@ -186,26 +190,31 @@ def _turn_options(state: dict, bid: str) -> list[dict]:
     return result
 
 
-def _spell_options(state: dict, bid: str) -> list[dict]:
-    """2.21-2.22, 5.33: the battle spells a wizard can pay for, with their targets."""
+def _spell_options(state: dict, bid: str, *, rites: bool = False) -> list[dict]:
+    """2.21-2.22, 5.33: the battle spells a wizard can pay for, with their targets; with
+    ``rites``, a cleric's rites (2.36: a step each, no other cost)."""
     battle = state["battle"]
     block = state["blocks"][bid]
-    army = armies()[kind_of(block["kind"]).army]
+    kind = kind_of(block["kind"])
     foes = side_blocks(state, battle, enemy_side(seat_side(battle, block["owner"])))
+    if rites:
+        spells, verb, field = [spell_of(r) for r in kind.rites], "rite", "rite"
+    else:
+        spells, verb, field = armies()[kind.army].spells, "cast", "spell"
     result = []
-    for spell in army.spells:
-        if spell.phase != "battle" or spell.level > block["steps"]:
+    for spell in spells:
+        if spell.phase != "battle" or (not rites and spell.level > block["steps"]):
             continue
         if spell.effect in ("strike", "rout"):
             for target in foes:
                 tk = kind_of(state["blocks"][target]["kind"])
                 if tk.castle and (spell.effect == "rout" or state["blocks"][target]["steps"] == 1):
                     continue                            # 2.4, 5.34
-                result.append({"type": "cast", "block": bid, "spell": spell.key, "target": target})
+                result.append({"type": verb, "block": bid, field: spell.key, "target": target})
         elif spell.effect == "storm" and foes:
-            result.append({"type": "cast", "block": bid, "spell": spell.key})
+            result.append({"type": verb, "block": bid, field: spell.key})
         elif spell.effect == "heal" and _hurt(state, battle["hex"], block["owner"]):
-            result.append({"type": "cast", "block": bid, "spell": spell.key})
+            result.append({"type": verb, "block": bid, field: spell.key})
     return result
 
 
@@ -290,10 +299,11 @@ def decide(state: dict, seat: int, action: dict) -> None:
     """Apply a checked battle decision (mutates ``state``)."""
     battle = state["battle"]
     kind_ = action["type"]
-    if kind_ == "fire":
+    if kind_ in ("fire", "berserk"):
         bid = battle["turns"][0]
-        battle["roll"] = {"for": "fire", "block": bid, "count": state["blocks"][bid]["steps"],
-                          "fire": fire_number(state, bid)}
+        count = state["blocks"][bid]["steps"] * (2 if kind_ == "berserk" else 1)
+        battle["roll"] = {"for": "fire", "block": bid, "count": count,
+                          "fire": fire_number(state, bid), "berserk": kind_ == "berserk"}
         battle["step"] = "roll"
     elif kind_ == "pass":
         _turn_done(state)
@@ -301,6 +311,9 @@ def decide(state: dict, seat: int, action: dict) -> None:
         _retreat(state, action["block"], action["to"])
     elif kind_ == "cast":
         _cast(state, action)
+    elif kind_ == "rite":
+        _cast(state, {"block": action["block"], "spell": action["rite"],
+                      "target": action.get("target")}, rite=True)
     elif kind_ == "hit":
         _hit(state, action["block"])
         _hits_go_on(state)
@@ -336,10 +349,19 @@ def roll(state: dict, dice: list[int]) -> None:
     pending, battle["roll"] = battle["roll"], None
     if pending["for"] == "fire":
         hits = sum(1 for d in dice if d <= pending["fire"])
-        _log(state, {"fire": pending["block"], "dice": dice, "hits": hits})
-        by = seat_side(battle, state["blocks"][pending["block"]]["owner"])
-        battle["hits"] = {"left": hits, "by": by, "spell": False, "target": None,
-                          "seat": state["blocks"][pending["block"]]["owner"]}
+        _log(state, {"fire": pending["block"], "dice": dice, "hits": hits,
+                     **({"berserk": True} if pending.get("berserk") else {})})
+        if pending.get("berserk"):                      # 2.5: then it loses a step
+            blk = state["blocks"][pending["block"]]
+            blk["steps"] -= 1
+            if blk["steps"] == 0:
+                _log(state, {"eliminated": pending["block"], "kind": blk["kind"]})
+                owner = blk["owner"]
+                _drop(state, pending["block"])
+                pending = {**pending, "owner": owner}
+        owner = pending.get("owner", state["blocks"].get(pending["block"], {}).get("owner"))
+        battle["hits"] = {"left": hits, "by": seat_side(battle, owner), "spell": False,
+                          "target": None, "seat": owner}
         _hits_go_on(state)
     elif pending["for"] == "dispel":
         cast = battle["cast"]
@@ -451,8 +473,9 @@ def _retreat(state: dict, bid: str, to: str) -> None:
         _skip_stuck_retreats(state)
 
 
-def _cast(state: dict, action: dict) -> None:
-    """2.22: the wizard pays the level in steps (it may die of it); enemy wizards may dispel."""
+def _cast(state: dict, action: dict, *, rite: bool = False) -> None:
+    """2.22: the wizard pays the level in steps (it may die of it); enemy wizards may dispel.
+    2.36: a cleric's rite costs it a step and is no spell: nobody dispels it (D25)."""
     battle = state["battle"]
     bid = action["block"]
     spell = spell_of(action["spell"])
@@ -461,11 +484,12 @@ def _cast(state: dict, action: dict) -> None:
     battle["cast"] = {"spell": spell.key, "caster": bid, "seat": seat,
                       "side": seat_side(battle, seat), "target": action.get("target")}
     _log(state, {"cast": spell.key, "by": bid, "target": action.get("target")})
-    block["steps"] -= spell.level
+    block["steps"] -= 1 if rite else spell.level
     if block["steps"] <= 0:
         _drop(state, bid)
-    battle["asked"] = [w for w in side_blocks(state, battle, enemy_side(seat_side(battle, seat)))
-                       if kind_of(state["blocks"][w]["kind"]).wizard]
+    battle["asked"] = [] if rite else [
+        w for w in side_blocks(state, battle, enemy_side(seat_side(battle, seat)))
+        if kind_of(state["blocks"][w]["kind"]).wizard]
     _ask_dispel(state)
 
 

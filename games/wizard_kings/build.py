@@ -72,7 +72,9 @@ def _setup_affordable(state: dict, seat: int, draft: dict, cost: int, covers: st
     spare = pool(state, seat, draft["blocks"])
     if kind is not None:
         spare[kind] -= 1
-    costs = sorted(kind_of(k).cost for k, n in spare.items() for _ in range(n))
+    # ships and havens stand only in ports (2.38, 2.39): they never count as covering a city
+    costs = sorted(kind_of(k).cost for k, n in spare.items() for _ in range(n)
+                   if not kind_of(k).traits & {"water", "haven"})
     return len(costs) >= len(uncovered) and sum(costs[:len(uncovered)]) <= left
 
 
@@ -90,8 +92,8 @@ def options(state: dict, seat: int) -> list[dict]:
                 continue
             if k.wizard and hex_ in b.henges:
                 continue                                # 6.6
-            if "water" in k.traits and not is_port(b, hex_):
-                continue                                # 2.38: ships are built in ports
+            if (k.traits & {"water", "haven"}) and not is_port(b, hex_):
+                continue                                # 2.38, 2.39: built in ports
             if draft["setup"] and not _setup_affordable(state, seat, draft, k.cost, hex_, kind):
                 continue
             result.append({"type": "recruit", "kind": kind, "hex": hex_})
@@ -174,13 +176,22 @@ def reveal(state: dict) -> list[dict]:
     """Every draft becomes real at once (6.0). Returns the new blocks, in seat order, still
     without ids (rules gives them ids by a shuffle)."""
     new_blocks = []
-    for key in sorted(state["drafts"], key=int):
+    chaos_taken = {b["kind"] for b in state["blocks"].values() if b["kind"].startswith("chaos/")}
+    rank = {seat: i for i, seat in enumerate(state["order"])}
+    for key in sorted(state["drafts"], key=lambda k: (rank.get(int(k), 99), int(k))):
         seat, draft = int(key), state["drafts"][key]
         for bid in [b for b, blk in state["blocks"].items() if blk["owner"] == seat]:
             if bid not in draft["blocks"]:
                 from .state import remove
                 remove(state, bid, killed=False)        # disbanded or combined away
         for bid, blk in sorted(draft["blocks"].items()):
+            if bid.startswith("new-") and blk["kind"].startswith("chaos/"):
+                if blk["kind"] in chaos_taken:          # D27: one chaos block, first in order
+                    if not draft["setup"]:
+                        gold = draft["gold"]
+                        gold[blk["hex"]] = gold.get(blk["hex"], 0) + blk["steps"] * kind_of(blk["kind"]).cost
+                    continue
+                chaos_taken.add(blk["kind"])
             if bid.startswith("new-"):
                 new_blocks.append(blk)
             else:

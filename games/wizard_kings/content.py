@@ -29,9 +29,11 @@ from functools import lru_cache
 from pathlib import Path
 
 ARMIES_FILE = Path(__file__).resolve().parent / "data" / "armies.json"
+EXTRAS_FILE = Path(__file__).resolve().parent / "data" / "extras.json"
 
 NATIVE = ("forest", "mountain", "desert", "amphibian", "city")
-TRAITS = NATIVE + ("flyer", "castle", "wizard", "cleric", "chaos", "water", "hero")
+TRAITS = NATIVE + ("flyer", "castle", "wizard", "cleric", "chaos", "water", "hero", "haven",
+                   "lycanthrope")
 EFFECTS = {"strike": {"dice", "fire"}, "storm": {"dice", "fire"}, "heal": {"steps"},
            "rout": set(), "teleport": {"range"}}
 LETTERS = ("A", "B", "C", "D")
@@ -56,6 +58,7 @@ class Kind:
     cost: int
     count: int
     traits: frozenset
+    rites: tuple = ()        # a cleric's rites (2.36), keys of extras.json's "rites"
 
     @property
     def rating(self) -> str:
@@ -120,11 +123,15 @@ def _kind(army: str, raw: dict) -> Kind:
         raise ContentError(f"{where}: A+/B+ is the mark of a wizard and only of a wizard (2.2)")
     if not 1 <= raw["max"] <= 4 or not 0 <= raw["move"] <= 4 or raw["cost"] < 1:
         raise ContentError(f"{where}: max 1-4 (2.11), move 0-4, cost >= 1")
-    if ("castle" in traits) != (raw["move"] == 0):
-        raise ContentError(f"{where}: castles and only castles never move (2.4)")
+    if bool(traits & {"castle", "haven"}) != (raw["move"] == 0):
+        raise ContentError(f"{where}: castles and havens, and only they, never move (2.4, 2.39)")
+    if "hero" in traits and raw["max"] != 1:
+        raise ContentError(f"{where}: a hero has one step (2.8)")
+    if raw.get("rites") and "cleric" not in traits:
+        raise ContentError(f"{where}: only clerics know rites (2.36)")
     return Kind(f"{army}/{raw['kind']}", army, raw["name"], match.group(1),
                 0 if match.group(2) == "+" else int(match.group(2)), raw["max"], raw["move"],
-                raw["cost"], raw.get("count", 1), traits)
+                raw["cost"], raw.get("count", 1), traits, tuple(raw.get("rites", ())))
 
 
 def _spell(army: str, raw: dict) -> Spell:
@@ -167,11 +174,53 @@ def armies(path: str = str(ARMIES_FILE)) -> dict[str, Army]:
     return result
 
 
+@dataclass(frozen=True)
+class Extras:
+    """The blocks of the Heroes & Treasures expansion (2.0, footnote 3: per army two more
+    blocks, and seven chaos blocks any army may add), the clerics' rites (2.36) and the moon
+    (2.5)."""
+
+    chaos: tuple[Kind, ...]
+    expansion: dict            # army -> tuple of Kind
+    rites: dict                # key -> Spell (effect strike, storm, heal or rout)
+    moon: tuple[str, ...]      # the phases, one a turn in a cycle
+    moon_fire: dict            # phase -> change of a lycanthrope's hit number
+
+
+@lru_cache(maxsize=4)
+def extras(path: str = str(EXTRAS_FILE)) -> Extras:
+    """The expansion's blocks, the rites and the moon, checked (none if the file is absent)."""
+    if not Path(path).exists():
+        return Extras((), {}, {}, ("new",), {})
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    chaos = tuple(_kind("chaos", b) for b in data["chaos"])
+    for kind in chaos:
+        if "chaos" not in kind.traits or kind.count != 1 or kind.wizard:
+            raise ContentError(f"chaos block {kind.key}: one copy, trait chaos, no wizard (2.5)")
+    if len(chaos) != 7:
+        raise ContentError(f"footnote 3: seven chaos blocks, not {len(chaos)}")
+    expansion = {army: tuple(_kind(army, b) for b in blocks)
+                 for army, blocks in data["expansion"].items()}
+    for army, kinds in expansion.items():
+        if sum(k.count for k in kinds) != 2 or any(k.wizard for k in kinds):
+            raise ContentError(f"footnote 3: two expansion blocks for {army}, no wizard")
+    rites = {}
+    for raw in data["rites"]:
+        spell = _spell("rite", {**raw, "level": 1, "phase": "battle"})
+        if spell.effect == "teleport":
+            raise ContentError(f"rite {raw['key']}: rites are battle acts (2.36)")
+        rites[spell.key] = spell
+    moon = data["moon"]
+    return Extras(chaos, expansion, rites, tuple(moon["phases"]), dict(moon["fire"]))
+
+
 @lru_cache(maxsize=None)
 def kind_of(key: str) -> Kind:
-    """The block kind "army/kind"."""
+    """The block kind "army/kind" (or "chaos/kind")."""
     army, _, _ = key.partition("/")
-    for kind in armies()[army].kinds:
+    more = extras()
+    kinds = more.chaos if army == "chaos" else armies()[army].kinds + more.expansion.get(army, ())
+    for kind in kinds:
         if kind.key == key:
             return kind
     raise KeyError(key)
@@ -179,10 +228,12 @@ def kind_of(key: str) -> Kind:
 
 @lru_cache(maxsize=None)
 def spell_of(key: str) -> Spell:
-    """A spell by key ("dispel" or "army/spell")."""
+    """A spell by key ("dispel", "army/spell" or a rite "rite/key")."""
     if key == "dispel":
         return DISPEL
     army, _, _ = key.partition("/")
+    if army == "rite":
+        return extras().rites[key]
     for spell in armies()[army].spells:
         if spell.key == key:
             return spell

@@ -133,7 +133,7 @@ def _can_end(state: dict, seat: int, kind, via: str, to: str, b: Board, options:
     for side_ in sides:
         if side_count(state, to, seat, side_) + 1 > b.stack_limit(to):
             continue                                    # 4.5
-        if enemy_held and not kind.flyer:
+        if enemy_held and not kind.flyer and "hero" not in kind.traits:   # 4.6, 2.8
             crossed = 0 if fight is None else fight["crossings"].get(side_, {}).get(side(via, to), 0)
             if crossed + 1 > hexside_limit(b, kind, via, to, options):
                 continue                                # 4.6, 4.9: allies share the limit
@@ -195,8 +195,11 @@ def transport(state: dict, bid: str) -> list[dict]:
 
 
 def _port_left(state: dict, b: Board, h: str) -> int:
-    """4.81: blocks that may still sail from or to port ``h`` this turn (its gold)."""
-    return b.cities[h].gold - state["port_use"].get(h, 0)
+    """4.81: blocks that may still sail from or to port ``h`` this turn: its gold, one more
+    with a haven of the port's holder there (2.39)."""
+    haven = any("haven" in kind_of(state["blocks"][x]["kind"]).traits
+                for x in state["at"].get(h, []))
+    return b.cities[h].gold + (1 if haven else 0) - state["port_use"].get(h, 0)
 
 
 def destinations(state: dict, bid: str) -> list[dict]:
@@ -254,6 +257,7 @@ def destinations(state: dict, bid: str) -> list[dict]:
         # breadth first over (hex, wholly on road so far, may still leave the road): the first
         # visit of such a state is the one with the fewest hexes used
         water = "water" in kind.traits                  # 3.3: roads do not help water blocks
+        amphibian = kind.native("swamp")
         frontier = [(start, True, True)]
         seen = {(start, True, True)}
         limit = kind.move + 1
@@ -263,15 +267,17 @@ def destinations(state: dict, bid: str) -> list[dict]:
                 for n in b.neighbours(h):
                     if n == start or (h == start and side(h, n) in barred):
                         continue
-                    if not can_step(b, kind, h, n):
-                        continue
+                    river = (amphibian and n in b.river_course.get(h, ())
+                             and side(h, n) not in b.waterfalls and b.land(n))
+                    if not river and not can_step(b, kind, h, n):
+                        continue                        # 2.34: along a river, whatever the land
                     on_road = road and side(h, n) in b.roads and not water
                     if not on_road and (not free or used + 1 > kind.move):
                         continue
                     offer(h, n)
                     if hostile(n):
                         continue                        # 4.2: stop and fight
-                    if not water and _stops_in(kind, b.terrain[n]):
+                    if not water and not river and _stops_in(kind, b.terrain[n]):
                         if not on_road:
                             continue                    # 4.3: stop in desert, forest, swamp
                         key = (n, True, False)          # 3.3: no stop while wholly on road

@@ -244,7 +244,7 @@ def _move_decision(state: dict, seat: int, action: dict) -> None:
         if seat in fight["entered"][hs]:
             fight["entered"][hs].remove(seat)
         fight["entered"][hs].append(seat)
-        if not kind_of(blk["kind"]).flyer:
+        if not kind_of(blk["kind"]).flyer and "hero" not in kind_of(blk["kind"]).traits:
             crossings = fight["crossings"].setdefault(my_side, {})
             crossings[hs] = crossings.get(hs, 0) + 1
     place(state, bid, to)

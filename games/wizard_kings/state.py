@@ -9,7 +9,7 @@ kinds lost for good, 2.24] per seat].
 from __future__ import annotations
 
 from .board import Board, board_of
-from .content import armies, kind_of
+from .content import armies, extras, kind_of
 
 
 def board(state: dict) -> Board:
@@ -78,6 +78,11 @@ def pool(state: dict, seat: int, blocks: dict | None = None) -> dict[str, int]:
         return {}
     blocks = state["blocks"] if blocks is None else blocks
     left = {k.key: k.count for k in armies()[army].kinds}
+    if state["options"].get("expansion"):              # footnote 3: Heroes & Treasures
+        more = extras()
+        left.update({k.key: k.count for k in more.expansion.get(army, ())})
+        taken = {b["kind"] for b in state["blocks"].values() if b["owner"] != seat}
+        left.update({k.key: 1 for k in more.chaos if k.key not in taken})
     for b in blocks.values():
         if b["owner"] == seat and b["kind"] in left:
             left[b["kind"]] -= 1
@@ -94,7 +99,15 @@ def fire_number(state: dict, bid: str) -> int:
     b = board(state)
     terrain = "city" if block["hex"] in b.cities else b.terrain[block["hex"]]
     bonus = 1 if kind.native(terrain) or kind.native(b.terrain[block["hex"]]) else 0
-    return min(6, kind.fire + bonus) if kind.fire else 0
+    if "lycanthrope" in kind.traits:
+        bonus += extras().moon_fire.get(moon(state), 0)     # 2.5 (D26)
+    return max(1, min(6, kind.fire + bonus)) if kind.fire else 0
+
+
+def moon(state: dict) -> str:
+    """2.5 (D26): the moon's phase this turn, one phase a turn round the cycle."""
+    phases = extras().moon
+    return phases[(max(state["turn"], 1) - 1) % len(phases)]
 
 
 def live_seats(state: dict) -> list[int]:

@@ -218,7 +218,7 @@ def test_wizard_kings_2_2_a_wizard_without_a_plus_is_refused(tmp_path):
 def test_wizard_kings_2_4_a_castle_that_moves_is_refused(tmp_path):
     """2.4: "Ili povas moviĝi neniam." """
     load = broken(tmp_path, lambda d: block(d, "dwarves", "castle").update(move=1))
-    with pytest.raises(ContentError, match=r"army dwarves, block 'castle': castles and only"):
+    with pytest.raises(ContentError, match=r"army dwarves, block 'castle': castles and havens, and only they"):
         load()
 
 

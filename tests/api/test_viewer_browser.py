@@ -3,6 +3,7 @@ driven by Playwright; never `playwright install`). Skipped when Chromium is abse
 ARENA_REQUIRE_BROWSER=1 (CI), which turns its absence into a failure. Screenshots go to
 var/test-artifacts/."""
 import importlib
+import json
 import os
 import re
 import shutil
@@ -469,3 +470,173 @@ def test_it_draws_the_bracket_with_a_link_to_every_match(page, live_server, live
     page.locator("svg#bracket a").first.click()
     page.wait_for_selector("#viewer[data-ready='1']")
     assert page.locator("#board g.card").count() == 16
+
+
+def _wk_word(name: str, text: str) -> bool:
+    """``text`` names ``name`` as a word ("amazon" is not named by "amazons")."""
+    return re.search(rf"(?<![\w/-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def _wk_hidden_names(state, view) -> set[str]:
+    """The kinds of the blocks ``view`` shows face down, as the board would name them ("army/kind"
+    and "kind"), less those the view names anyway (a revealed block of that kind or of another
+    army's kind of that name, a wizard lost for good, an elimination in the record)."""
+    named = re.findall(r"\b([a-z]+/([a-z_]+))\b", json.dumps(view))
+    keys, kinds = {key for key, _ in named}, {kind.replace("_", " ") for _, kind in named}
+    names = set()
+    for block in view["blocks"]:
+        if "kind" not in block:
+            key = state["blocks"][block["id"]]["kind"]
+            kind = key.split("/")[-1].replace("_", " ")
+            names |= ({key} - keys) | ({kind} - kinds)
+    return names
+
+
+def _wk_blocks(tab, selector):
+    found = tab.locator(selector)
+    return [{name: found.nth(i).get_attribute(name)
+             for name in ("class", "data-id", "data-owner", "data-hex", "data-kind", "data-steps")}
+            for i in range(found.count())]
+
+
+def test_it_renders_a_wizard_kings_replay_in_every_perspective(page, live_server, live_db):
+    # A step of a battle at which seat 1 has a block no battle has revealed (face down to the
+    # public and to seat 0). A match's chance depends on its random id; a match without one is
+    # rare (the heuristic bot attacks), so a few are allowed before giving up.
+    for _ in range(6):
+        match = match_play_builtin(ruleset="wizard-kings", bots=["heuristic", "random"],
+                                   seed=bytes(range(32)))
+        match.refresh_from_db()
+        assert match.status == Match.Status.ENDED
+        ruleset, steps = _replay_steps(match)
+
+        def face_down(state, seat):
+            fighting = state["battle"]["hex"] if state["battle"] else None
+            return [b for b, blk in state["blocks"].items()
+                    if blk["owner"] == seat and not blk["known"] and blk["hex"] != fighting]
+
+        battles = [i for i, (_, state) in enumerate(steps)
+                   if state["battle"] and face_down(state, 1)
+                   and any(blk["owner"] == 0 for blk in state["blocks"].values())]
+        if battles:
+            break
+    assert battles, "no battle step with a face-down block of seat 1 in six matches"
+    events = len(steps)
+    hitting = [i for i in battles if steps[i][1]["battle"]["hits"] or steps[i][1]["battle"]["current"]]
+    candidates = hitting or battles
+    secretive = [i for i in candidates if _wk_hidden_names(steps[i][1], ruleset.view(steps[i][1], None))]
+    candidates = secretive or candidates
+    step = candidates[len(candidates) // 2]
+    state = steps[step][1]
+    public, mine = ruleset.view(state, None), ruleset.view(state, 0)
+    board = public["board"]
+
+    _open(page, f"{live_server.url}/matches/{match.pk}/")
+    assert _counter(page) == f"step 0 / {events - 1}"
+    assert page.locator("#board.wizard-kings").count() == 1
+
+    def check_map(view):
+        assert page.locator("#board g.wk-hex").count() == board["width"] * board["height"]
+        assert page.locator("#board g.wk-city").count() == len(board["cities"])
+        for hex_, city in view["cities"].items():
+            drawn = page.locator(f"#board g.wk-city[data-hex='{hex_}']")
+            controller = city["controller"]
+            assert drawn.get_attribute("data-controller") == ("none" if controller is None else str(controller))
+            assert board["cities"][hex_]["name"] in drawn.text_content()
+        assert page.locator("#board g.wk-fight").count() == len(view["fights"])
+
+    def check_battle(view):
+        b = view["battle"]
+        drawn = page.locator("#board g.wk-battle")
+        assert drawn.count() == 1
+        assert drawn.get_attribute("data-hex") == b["hex"]
+        assert drawn.get_attribute("data-round") == str(b["round"])
+        assert page.locator(f"#board g.wk-hex[data-hex='{b['hex']}']").count() == 1
+        round_text = "pursuit" if b["round"] == 4 else f"round {b['round']}"
+        assert round_text in page.text_content("#board g.wk-battle-panel")
+        if any(block["id"] == b["current"] for block in view["blocks"]):  # (not if it just died)
+            assert page.locator(f"#board g.wk-block.current[data-id='{b['current']}']").count() == 1
+
+    def check_blocks(view, state):
+        drawn = {b["data-id"]: b for b in _wk_blocks(page, "#board g.wk-block")}
+        assert sorted(drawn) == sorted(b["id"] for b in view["blocks"])
+        for block in view["blocks"]:
+            shown = drawn[block["id"]]
+            assert shown["data-owner"] == str(block["owner"]) and shown["data-hex"] == block["hex"]
+            if "kind" in block:
+                assert "revealed" in shown["class"].split() and shown["data-kind"] == block["kind"]
+                assert shown["data-steps"] == (str(block["steps"]) if "steps" in block else None)
+            else:
+                assert "face-down" in shown["class"].split()
+                assert shown["data-kind"] is None and shown["data-steps"] is None
+        hidden = [b for b in view["blocks"] if "kind" not in b]
+        assert page.locator("#board g.wk-block.face-down").count() == len(hidden)
+        secret = _wk_hidden_names(state, view)
+        seen = _seen(page)
+        leaked = [name for name in secret if _wk_word(name, seen)]
+        assert not leaked, [seen[max(0, seen.find(n) - 80):seen.find(n) + 40] for n in leaked]
+
+    # Fights to come, marked where the move phase started them.
+    planned = next((i for i, (_, s) in enumerate(steps) if s["fights"] and not s["battle"]), None)
+    if planned is not None:
+        page.locator("#slider").fill(str(planned))
+        view = ruleset.view(steps[planned][1], None)
+        check_map(view)
+        for hex_, fight in view["fights"].items():
+            marked = page.locator(f"#board g.wk-fight[data-hex='{hex_}']")
+            assert marked.get_attribute("data-attacker") == str(fight["attacker"])
+        check_blocks(view, steps[planned][1])
+    # At the battle, in public: the map, the battle hex with its round, blocks face down but
+    # those a battle revealed (and those fighting now, with their strength).
+    page.locator("#slider").fill(str(step))
+    assert _counter(page) == f"step {step} / {events - 1}"
+    check_map(public)
+    check_battle(public)
+    check_blocks(public, state)
+    assert page.locator("#board g.wk-block.face-down[data-owner='1']").count() >= 1
+    assert all(army in page.text_content("#info") for army in public["armies"])
+    _shot(page, "viewer-wizard-kings-battle")
+    # Seat 0 sees its own blocks in full, seat 1's face down unless revealed.
+    page.select_option("#perspective", "0")
+    page.wait_for_selector("#viewer[data-perspective='0']")
+    assert _counter(page) == f"step {step} / {events - 1}"
+    check_map(mine)
+    check_battle(mine)
+    check_blocks(mine, state)
+    own = _wk_blocks(page, "#board g.wk-block[data-owner='0']")
+    assert sorted(b["data-id"] for b in own) == sorted(b for b, blk in state["blocks"].items() if blk["owner"] == 0)
+    for shown in own:
+        true = state["blocks"][shown["data-id"]]
+        assert "revealed" in shown["class"].split()
+        assert (shown["data-kind"], shown["data-steps"]) == (true["kind"], str(true["steps"]))
+    theirs = [b for b in mine["blocks"] if b["owner"] == 1 and "kind" not in b]
+    assert len(theirs) == len(face_down(state, 1)) >= 1
+    assert page.locator("#board g.wk-block.face-down[data-owner='1']").count() == len(theirs)
+    assert page.locator("#board g.wk-block.face-down[data-owner='0']").count() == 0
+    _shot(page, "viewer-wizard-kings-seat0")
+    # The full perspective of the finished match shows every block in full.
+    page.select_option("#perspective", "full")
+    page.wait_for_selector("#viewer[data-perspective='full']")
+    assert page.locator("#board g.wk-block.face-down").count() == 0
+    every = _wk_blocks(page, "#board g.wk-block")
+    assert sorted(b["data-id"] for b in every) == sorted(state["blocks"])
+    for shown in every:
+        true = state["blocks"][shown["data-id"]]
+        assert (shown["data-kind"], shown["data-steps"]) == (true["kind"], str(true["steps"]))
+    # At the end, in public: match over, the reason and every seat's score.
+    page.select_option("#perspective", "public")
+    page.wait_for_selector("#viewer[data-perspective='public']")
+    page.locator("body").press("End")
+    assert _counter(page) == f"step {events - 1} / {events - 1}"
+    final = ruleset.view(steps[-1][1], None)
+    assert final["scores"] is not None and final["end_reason"]
+    assert f"match over: {final['end_reason']}" in page.text_content("#board")
+    result = page.locator("#board g.wk-result")
+    assert result.count() == 1
+    assert result.get_attribute("data-reason") == final["end_reason"]
+    assert final["end_reason"] in result.text_content()
+    for seat, score in enumerate(final["scores"]):
+        assert f"score {score}" in page.text_content(f"#board g.wk-result text[data-seat='{seat}']")
+    check_map(final)
+    check_blocks(final, steps[-1][1])
+    _shot(page, "viewer-wizard-kings-end")

@@ -1068,5 +1068,7 @@
     return [];
   };
 
+  // The small helpers, for the renderers kept in files of their own (renderers-*.js).
+  renderers.util = {el: el, colour: colour, seatName: seatName, fit: fit, plural: plural};
   window.renderers = renderers;
 })();

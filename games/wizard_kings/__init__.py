@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import pickle
 from dataclasses import dataclass
 
 from games.engine import chance
@@ -88,10 +89,10 @@ def refusal(state: dict, seat, action) -> str | None:
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
-    block = action.get("block") if action["type"] in ("move", "cast") else None
-    legal = rules.options_for(state, seat, block if type(block) is str else None)
+    legal = rules.options_for(state, seat, action)
     if action in legal and _spelling(action) in {_spelling(a) for a in legal if a == action}:
         return None                                     # (as JSON: True is not 1)
+    legal = rules.options_for(state, seat)              # refused: reasons from the whole list
     possible = sorted({a["type"] for a in legal})
     if action["type"] not in possible:
         return f"{_short(action['type'])} is not possible now ({_decision(state)}); possible: {possible}"
@@ -150,15 +151,15 @@ def _board_view(maps: tuple[str, ...]) -> dict:
             "waterfalls": sorted(b.waterfalls), "names": dict(sorted(b.names.items()))}
 
 
-_BOARDS: dict[tuple, str] = {}
+_BOARDS: dict[tuple, bytes] = {}
 
 
 def board_view(maps) -> dict:
-    """The board of ``maps`` as view data (a fresh copy of a cached text)."""
+    """The board of ``maps`` as view data (a fresh copy of a cached one)."""
     key = tuple(maps)
     if key not in _BOARDS:
-        _BOARDS[key] = json.dumps(_board_view(key))
-    return json.loads(_BOARDS[key])
+        _BOARDS[key] = pickle.dumps(_board_view(key), pickle.HIGHEST_PROTOCOL)
+    return pickle.loads(_BOARDS[key])
 
 
 def _tag(bid: str, blk: dict) -> str:
@@ -227,7 +228,7 @@ def public_view(state: dict, seat: int | None = None) -> dict:
         "dead": [list(d) for d in state["dead"]], "forfeited": list(state["forfeited"]),
         "points": list(state["points"]), "victory_gold": rules.victory_gold(state),
         "moon": moon(state),
-        "log": json.loads(json.dumps(state["log"])),
+        "log": _clone(state["log"]),
         "scores": None if state["scores"] is None else list(state["scores"]),
         "end_reason": state["end_reason"],
     }
@@ -377,8 +378,9 @@ class WizardKings(Ruleset):
 
 
 def _clone(state: dict) -> dict:
-    """A deep copy of a JSON state (faster than copy.deepcopy)."""
-    return json.loads(json.dumps(state))
+    """A deep copy of a JSON state (pickle copies plain dicts and lists three times faster than
+    copy.deepcopy or a JSON round trip)."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
 def _check_lists(options: Options, players: int) -> None:

@@ -65,28 +65,37 @@ def _uncovered(state: dict, seat: int, draft: dict) -> list[str]:
 
 
 def _setup_affordable(state: dict, seat: int, draft: dict, cost: int, covers: str | None,
-                      kind: str | None) -> bool:
+                      kind: str | None, spare: dict, uncovered: list) -> bool:
     """1.22: after paying ``cost`` the purse must still put a block on every empty city."""
     left = draft["gold"][SETUP_GOLD] - cost
-    uncovered = [h for h in _uncovered(state, seat, draft) if h != covers]
-    spare = pool(state, seat, draft["blocks"])
-    if kind is not None:
-        spare[kind] -= 1
+    still = [h for h in uncovered if h != covers]
     # ships and havens stand only in ports (2.38, 2.39): they never count as covering a city
-    costs = sorted(kind_of(k).cost for k, n in spare.items() for _ in range(n)
+    costs = sorted(kind_of(k).cost for k, n in spare.items()
+                   for _ in range(n - (1 if k == kind else 0))
                    if not kind_of(k).traits & {"water", "haven"})
-    return len(costs) >= len(uncovered) and sum(costs[:len(uncovered)]) <= left
+    return len(costs) >= len(still) and sum(costs[:len(still)]) <= left
 
 
-def options(state: dict, seat: int) -> list[dict]:
-    """Every build action of ``seat`` now, in a stable order."""
+def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
+    """Every build action of ``seat`` now, in a stable order (with ``only``: just those that
+    could equal that action, which is all a check needs)."""
     draft = state["drafts"][str(seat)]
     b: Board = board(state)
     result = []
     spare = pool(state, seat, draft["blocks"])
-    for hex_ in _cities(state, seat, draft):
+    uncovered = _uncovered(state, seat, draft) if draft["setup"] else []
+    wanted = only.get("type") if isinstance(only, dict) else None
+    cities = _cities(state, seat, draft)
+    if wanted == "recruit":
+        cities = [h for h in cities if h == only.get("hex")]
+    elif wanted == "add":
+        blk = draft["blocks"].get(only.get("block")) if type(only.get("block")) is str else None
+        cities = [h for h in cities if blk is not None and h == blk["hex"]]
+    elif wanted is not None:
+        cities = []
+    for hex_ in cities:
         here = _here(draft, hex_)
-        for kind in sorted(spare):
+        for kind in sorted(spare) if wanted in (None, "recruit") else ():
             k = kind_of(kind)
             if not _cost_ok(draft, hex_, k.cost) or len(here) + 1 > b.stack_limit(hex_):
                 continue
@@ -94,18 +103,20 @@ def options(state: dict, seat: int) -> list[dict]:
                 continue                                # 6.6
             if (k.traits & {"water", "haven"}) and not is_port(b, hex_):
                 continue                                # 2.38, 2.39: built in ports
-            if draft["setup"] and not _setup_affordable(state, seat, draft, k.cost, hex_, kind):
+            if draft["setup"] and not _setup_affordable(state, seat, draft, k.cost, hex_, kind,
+                                                        spare, uncovered):
                 continue
             result.append({"type": "recruit", "kind": kind, "hex": hex_})
-        for bid in here:
+        for bid in here if wanted in (None, "add") else ():
             blk = draft["blocks"][bid]
             k = kind_of(blk["kind"])
             if blk["steps"] < k.max and _cost_ok(draft, hex_, k.cost) and (
-                    not draft["setup"] or _setup_affordable(state, seat, draft, k.cost, None, None)):
+                    not draft["setup"] or _setup_affordable(state, seat, draft, k.cost, None, None,
+                                                            spare, uncovered)):
                 result.append({"type": "add", "block": bid})
-    if not draft["setup"]:
+    if not draft["setup"] and wanted in (None, "combine", "disband"):
         result += _regroupings(draft)
-    if not draft["setup"] or not _uncovered(state, seat, draft):
+    if not draft["setup"] or not uncovered:
         result.append({"type": "done"})
     return result
 

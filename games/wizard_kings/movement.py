@@ -230,6 +230,10 @@ def destinations(state: dict, bid: str) -> list[dict]:
         if memo in offered:
             return
         offered.add(memo)
+        if not enemy and to not in state["fights"]:   # the common case: a hex of ours or nobody's
+            if can_stand(b, kind, to) and len(state["at"].get(to, ())) + 1 <= b.stack_limit(to):
+                found[(to, None, None)] = {"to": to}
+            return
         for side_ in _can_end(state, seat, kind, via, to, b, state["options"]):
             key = (to, via if enemy else None, side_)
             move = {"to": to}

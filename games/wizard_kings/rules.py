@@ -131,38 +131,56 @@ def acting_seats(state: dict) -> list[int]:
     return []
 
 
-def options_for(state: dict, seat: int, block: str | None = None) -> list[dict]:
-    """The legal actions of ``seat`` now (in the move phase, with ``block``: only that block's
-    moves and spells, and done; the check of one action needs no more)."""
+def options_for(state: dict, seat: int, action: dict | None = None) -> list[dict]:
+    """The legal actions of ``seat`` now; with ``action``, only those that could equal it (in the
+    move phase that block's moves and spells; in building that city's or block's), and done:
+    the check of one action needs no more."""
     phase = state["phase"]
     if seat not in acting_seats(state):
         return []
     if phase in ("recruit", "build"):
-        return build.options(state, seat)
+        return build.options(state, seat, action)
     if phase == "move":
-        return move_options(state, seat, block)
+        block = action.get("block") if isinstance(action, dict) and action.get("type") in (
+            "move", "cast") else None
+        return move_options(state, seat, block if type(block) is str else None)
     return battle.options(state, seat)
 
 
 def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:
     """4.2: move one block (each once a turn), cast one move-phase spell per wizard (2.22), or
-    end the move."""
-    result = []
-    mine = sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat)
-    if only is not None:
-        mine = [only] if only in mine else []
-    for bid in mine:
-        for move in destinations(state, bid):
-            result.append({"type": "move", "block": bid, **move})
-        result += _move_spells(state, bid)
+    end the move. With ``only``: that block's actions, and done."""
+    key = _move_key(state, seat)
+    if _MOVES["key"] == key and _MOVES["state"] is state:
+        found = _MOVES["options"]
+    else:
+        found = {}
+        for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat):
+            found[bid] = [{"type": "move", "block": bid, **move} for move in destinations(state, bid)]
+            found[bid] += _move_spells(state, bid)
+        _MOVES.update(key=key, state=state, options=found)
+    blocks = [only] if only is not None else sorted(found)
+    result = [dict(a) for bid in blocks for a in found.get(bid, ())]
     result.append({"type": "done"})
     return result
 
 
+# The move options of the last state asked about: listing, checking and applying an action all
+# ask for the same state. The entry holds the state itself (so its id stays its own) and a
+# fingerprint of everything the options depend on, so a state changed in place is never served.
+_MOVES: dict = {"key": None, "state": None, "options": None}
+
+
+def _move_key(state: dict, seat: int) -> tuple:
+    blocks = tuple((b, blk["owner"], blk["hex"], blk["moved"], blk["cast"], blk["steps"], blk["kind"])
+                   for b, blk in state["blocks"].items())
+    return (id(state), seat, state["phase"], state["turn"], state["mover"], blocks,
+            repr(state["fights"]), repr(state["port_use"]), repr(state["city_owner"]))
+
+
 def _can_move(state: dict, seat: int) -> bool:
     """Has ``seat`` anything to do in its move but say done?"""
-    return any(destinations(state, bid) or _move_spells(state, bid)
-               for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat))
+    return len(move_options(state, seat)) > 1
 
 
 def _move_spells(state: dict, bid: str) -> list[dict]:

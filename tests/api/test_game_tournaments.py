@@ -1,5 +1,5 @@
 """The newer games in tournaments: free-for-all pod tournaments of Imperial Twing bots at four
-seats and of Warlock bots at six, from `manage.py tournament` and through the API with uploaded
+seats, of Warlock bots at six and of Wizard Kings bots at seven, from `manage.py tournament` and through the API with uploaded
 bots (run in the sandbox) among the built-in ones. Every match of each ends and its log
 validates."""
 from pathlib import Path
@@ -16,6 +16,7 @@ from .conftest import make_user, token_client
 RANDOM_BOT = (Path(__file__).resolve().parents[2] / "examples" / "bots" / "random_bot.py").read_bytes()
 TWING = "imperial-twing"
 WARLOCK = "warlock"
+KINGS = "wizard-kings"
 
 
 def all_matches_end_and_validate(tournament, game=TWING, seats=4) -> int:
@@ -104,5 +105,52 @@ def test_it_runs_a_six_wizard_warlock_pod_tournament_through_the_api(
     tournament = Tournament.objects.get(pk=tid)
     assert all_matches_end_and_validate(tournament, WARLOCK, seats=6) == 1
     match = Match.objects.get(ruleset=WARLOCK)
+    kinds = list(match.events.values_list("kind", flat=True))
+    assert "forfeit" not in kinds and kinds.count("action") > 50  # the uploaded bots played
+
+
+def test_it_runs_a_seven_king_wizard_kings_pod_tournament_from_the_command(db, capsys):
+    call_command("tournament", "--game", KINGS, "--format", "pods", "--entrants", "14",
+                 "--format-settings", '{"seats": 7, "min_seats": 6, "advance": 3}')
+    out = capsys.readouterr().out
+    tournament = Tournament.objects.get()
+    assert tournament.status == Tournament.Status.FINISHED and tournament.game == KINGS
+    assert "Standings" in out and "round 2" in out
+    matches = Match.objects.filter(ruleset=KINGS, pairing_game__pairing__tournament=tournament)
+    assert sorted(m.players for m in matches) == [6, 7, 7]   # two pods of seven, a final of six
+    for match in matches:
+        assert match.status == Match.Status.ENDED
+        assert match_validate(match=match).ok, f"match {match.pk} does not validate"
+
+
+def test_it_runs_a_seven_king_wizard_kings_pod_tournament_through_the_api(
+        db, django_capture_on_commit_callbacks, eager_tasks):
+    organiser = token_client(make_user("arthur"))
+    response = organiser.post("/api/tournaments/", {
+        "name": "Crown cup", "game": KINGS, "format": "pods",
+        "format_settings": {"seats": 7, "advance": 1}, "time_control": {"move_ms": 2000}},
+        format="json")
+    assert response.status_code == 201, response.json()
+    tid = response.json()["id"]
+    owners = ("alice", "bob", "carol", "dave", "erin")
+    for owner in owners:
+        client = token_client(make_user(owner))
+        bot = bot_create(owner=client.user, name=f"{owner}-wk", game=KINGS)
+        bot_version_upload(bot=bot, filename="random_bot.py", content=RANDOM_BOT)
+        assert client.post(f"/api/tournaments/{tid}/entries/", {"bot": bot.pk},
+                           format="json").status_code == 201
+    for version in builtin_bot_versions(game=KINGS).values():
+        assert organiser.post(f"/api/tournaments/{tid}/entries/", {"bot": version.bot.pk},
+                              format="json").status_code == 201
+    with django_capture_on_commit_callbacks(execute=True):
+        started = organiser.post(f"/api/tournaments/{tid}/start/")
+    assert started.status_code == 200, started.json()
+    assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
+    standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()
+    assert sorted(s["bot"] for s in standings) == sorted(
+        [f"{o}-wk" for o in owners] + ["heuristic", "random"])
+    tournament = Tournament.objects.get(pk=tid)
+    assert all_matches_end_and_validate(tournament, KINGS, seats=7) == 1
+    match = Match.objects.get(ruleset=KINGS)
     kinds = list(match.events.values_list("kind", flat=True))
     assert "forfeit" not in kinds and kinds.count("action") > 50  # the uploaded bots played

@@ -168,7 +168,10 @@ def transport(state: dict, bid: str) -> list[dict]:
                 and not any(state["blocks"][x]["owner"] != seat for x in state["at"].get(h, [])))
 
     def sail(h, n):
-        """One hex further by water: over open water, or along a river's course."""
+        """One hex further by water: over open water, or along a river's course; never over a
+        waterfall (3.16)."""
+        if side(h, n) in b.waterfalls:
+            return False
         return n in b.river_course.get(h, ()) or open_water(b, h) and open_water(b, n) \
             or open_water(b, n) and h in b.river_course
     frontier = [h for h in b.neighbours(start) if sailable(h)

@@ -168,11 +168,14 @@ def test_it_3_16_reaches_every_city_by_land_from_every_other_and_from_both_edges
 @pytest.mark.parametrize("name", MAPS)
 def test_it_3_16_keeps_each_river_course_along_its_banks_and_waterfalls_on_it(name):
     """3.16: "La akvoblokoj (akvanoj kaj amfibioj) povas supreniri kaj subiri riverojn sed ne
-    tra akvofalojn." Each land hex of a river's course lies on that river's banks, each bridge
-    is on a river a road crosses, and each waterfall is a step of a course."""
+    tra akvofalojn." Each land hex of a river's course lies on a river bank (a brook's course
+    may end where it meets another river), each bridge is on a river a road crosses, and each
+    waterfall is a step of a course."""
     data, b = raw(name), board_of((name,))
+    banks = {h for s in b.rivers for h in s.split("|")}
     for river in data.get("rivers", []):
-        banks = {h for s in river["sides"] for h in s.split("|")}
+        own = {h for s in river["sides"] for h in s.split("|")}
+        assert own & set(river["course"]), f"{name}: a course off its river"
         for h in river["course"]:
             assert b.terrain[h] == "water" or h in banks, f"{name}: course hex {h} off the river"
     assert all(s in b.rivers and s in b.roads for s in b.bridges)
@@ -266,16 +269,18 @@ def test_it_3_1_shows_every_terrain_and_feature_somewhere_in_the_set():
 
 @pytest.mark.parametrize("name", MAPS)
 def test_it_1_21_keeps_the_maps_comparable_for_the_players_who_pick_them(name):
-    """1.21: "Ludantoj elektas po unu aŭ du mapojn ĉiu"; 3.2: "la tuta ekonomia valoro ...
-    estas 10 gp." Each player owns the cities of his map (D17), so the maps are kept alike: no
-    city on an edge column, the cities (weighted by gold) 2-3 hexes from the nearer edge, and
-    40-65% of the hexsides around them (weighted by gold) defended by ground (see
+    """1.21: "Ludantoj elektas po unu aŭ du mapojn ĉiu"; 3.2: "Mapoj povas enhavi malsaman
+    kvanton da urboj, sed la tuta ekonomia valoro ... estas 10 gp." Each player owns the cities
+    of his map (D17), so the maps are kept alike: no city on an edge column; the cities,
+    weighted by gold, 2-3 hexes from the nearer edge (up to 3.5 on the two maps whose scenarios
+    fix seven cities, 13 and 16: seven garrisons, 1.22, are compensated by cities further in);
+    and 40-65% of the hexsides around them, weighted by gold, defended by the ground (see
     defended_share). The figures are in the rules page's map table."""
     b = board_of((name,))
     assert all(0 < col_row(h)[0] < WIDTH - 1 for h in b.cities)
     depth = sum(c.gold * edge_depth(b, h) for h, c in b.cities.items()) / 10
     defended = sum(c.gold * defended_share(b, h) for h, c in b.cities.items()) / 10
-    assert 2.0 <= depth <= 3.0, depth
+    assert 2.0 <= depth <= (3.5 if len(b.cities) > 5 else 3.0), depth
     assert 0.4 <= defended <= 0.65, defended
 
 
@@ -428,7 +433,7 @@ def test_it_refuses_a_map_whose_cities_are_not_worth_ten_gold(map_dir):
 
 
 def test_it_refuses_an_unknown_terrain_letter(map_dir):
-    """3.1: "TERENOTIPOJ": clear, desert, forest, swamp, mountain (and pass), water; nothing else."""
+    """3.1: "TERENOTIPOJ": clear, desert, forest, swamp, mountain (and pass), water; no more."""
     write_map(map_dir, terrain=["cccccccc"] * 2 + ["ccxccccc"] + ["cccccccc"] * 4)
     with pytest.raises(MapError, match=r"map broken: unknown terrain letter 'x' at 0202"):
         board_of(("broken",))

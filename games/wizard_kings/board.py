@@ -108,6 +108,7 @@ class Board:
     roads: set[str] = field(default_factory=set)                # hexsides a road crosses
     river_course: dict[str, set[str]] = field(default_factory=dict)  # hex -> river-linked hexes
     titles: tuple[str, ...] = ()
+    road_ends: set[str] = field(default_factory=set)           # road ends on a map's edge
     _near: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def neighbours(self, hex_: str) -> list[str]:
@@ -220,6 +221,11 @@ def _add_map(board: Board, index: int, name: str) -> None:
             if b not in neighbours_on_grid(a):
                 raise MapError(f"map {name}: road steps from {a} to {b}, not neighbours")
             board.roads.add(side(a, b))
+    for road in data.get("roads", []):
+        for end in (road[0], road[-1]):
+            col, _ = col_row(end)
+            if col in (0, data["width"] - 1):
+                board.road_ends.add(shift(end))
     board.titles += (data.get("title", name),)
 
 
@@ -254,6 +260,10 @@ def board_of(maps: tuple[str, ...]) -> Board:
     board = Board(maps=tuple(maps))
     for index, name in enumerate(maps):
         _add_map(board, index, name)
+    for end in board.road_ends:                         # D28: roads meet across a seam
+        for other in board.neighbours(end):
+            if other in board.road_ends and board.map_of[other] != board.map_of[end]:
+                board.roads.add(side(end, other))
     _check(board)
     return board
 

@@ -120,6 +120,15 @@ class HeuristicBot(Bot):
             if affordable:
                 return max(affordable, key=lambda a: (spell_of(a["spell"]).level,
                                                       spell_of(a["spell"]).dice))
+        me = next((b for b in view["blocks"] if b["id"] == battle.get("current")), None)
+        steps = me.get("steps", 1) if me else 1
+        berserk = [a for a in legal if a["type"] == "berserk"]
+        if berserk and steps >= 2:
+            return berserk[0]                           # 2.5: double dice for a step
+        rites = [a for a in legal if a["type"] == "rite"
+                 and spell_of(a["rite"]).effect in ("strike", "storm")]
+        if rites and steps >= 2 and mine >= theirs:
+            return max(rites, key=lambda a: spell_of(a["rite"]).dice * spell_of(a["rite"]).fire)
         retreats = [a for a in legal if a["type"] == "retreat"]
         if retreats and (mine < 0.6 * theirs or "fire" not in kinds and "pass" not in kinds):
             return retreats[0]

@@ -76,37 +76,45 @@ def test_it_runs_a_six_wizard_warlock_pod_tournament_from_the_command(db, capsys
     assert all_matches_end_and_validate(tournament, WARLOCK, seats=6) == 3  # two pods, the final
 
 
-def test_it_runs_a_six_wizard_warlock_pod_tournament_through_the_api(
-        db, django_capture_on_commit_callbacks, eager_tasks):
-    organiser = token_client(make_user("merlin"))
+def pod_tournament_through_the_api(capture, game: str, organiser_name: str, cup: str, owners,
+                                   suffix: str, seats: int) -> None:
+    """One pod of ``seats``: an uploaded random bot (in the sandbox) for each owner and the
+    game's built-in bots; it finishes, every entry stands, its match validates and the uploaded
+    bots played without a forfeit."""
+    organiser = token_client(make_user(organiser_name))
     response = organiser.post("/api/tournaments/", {
-        "name": "Limbo cup", "game": WARLOCK, "format": "pods",
-        "format_settings": {"seats": 6, "advance": 1}, "time_control": {"move_ms": 2000}},
+        "name": cup, "game": game, "format": "pods",
+        "format_settings": {"seats": seats, "advance": 1}, "time_control": {"move_ms": 2000}},
         format="json")
     assert response.status_code == 201, response.json()
     tid = response.json()["id"]
-    owners = ("alice", "bob", "carol", "dave")
     for owner in owners:
         client = token_client(make_user(owner))
-        bot = bot_create(owner=client.user, name=f"{owner}-wl", game=WARLOCK)
+        bot = bot_create(owner=client.user, name=f"{owner}-{suffix}", game=game)
         bot_version_upload(bot=bot, filename="random_bot.py", content=RANDOM_BOT)
         assert client.post(f"/api/tournaments/{tid}/entries/", {"bot": bot.pk},
                            format="json").status_code == 201
-    for version in builtin_bot_versions(game=WARLOCK).values():
+    for version in builtin_bot_versions(game=game).values():
         assert organiser.post(f"/api/tournaments/{tid}/entries/", {"bot": version.bot.pk},
                               format="json").status_code == 201
-    with django_capture_on_commit_callbacks(execute=True):
+    with capture(execute=True):
         started = organiser.post(f"/api/tournaments/{tid}/start/")
     assert started.status_code == 200, started.json()
     assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
     standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()
     assert sorted(s["bot"] for s in standings) == sorted(
-        [f"{o}-wl" for o in owners] + ["heuristic", "random"])
+        [f"{o}-{suffix}" for o in owners] + ["heuristic", "random"])
     tournament = Tournament.objects.get(pk=tid)
-    assert all_matches_end_and_validate(tournament, WARLOCK, seats=6) == 1
-    match = Match.objects.get(ruleset=WARLOCK)
+    assert all_matches_end_and_validate(tournament, game, seats=seats) == 1
+    match = Match.objects.get(ruleset=game)
     kinds = list(match.events.values_list("kind", flat=True))
     assert "forfeit" not in kinds and kinds.count("action") > 50  # the uploaded bots played
+
+
+def test_it_runs_a_six_wizard_warlock_pod_tournament_through_the_api(
+        db, django_capture_on_commit_callbacks, eager_tasks):
+    pod_tournament_through_the_api(django_capture_on_commit_callbacks, WARLOCK, "merlin",
+                                   "Limbo cup", ("alice", "bob", "carol", "dave"), "wl", seats=6)
 
 
 def test_it_runs_a_seven_king_wizard_kings_pod_tournament_from_the_command(db, capsys):
@@ -125,32 +133,6 @@ def test_it_runs_a_seven_king_wizard_kings_pod_tournament_from_the_command(db, c
 
 def test_it_runs_a_seven_king_wizard_kings_pod_tournament_through_the_api(
         db, django_capture_on_commit_callbacks, eager_tasks):
-    organiser = token_client(make_user("arthur"))
-    response = organiser.post("/api/tournaments/", {
-        "name": "Crown cup", "game": KINGS, "format": "pods",
-        "format_settings": {"seats": 7, "advance": 1}, "time_control": {"move_ms": 2000}},
-        format="json")
-    assert response.status_code == 201, response.json()
-    tid = response.json()["id"]
-    owners = ("alice", "bob", "carol", "dave", "erin")
-    for owner in owners:
-        client = token_client(make_user(owner))
-        bot = bot_create(owner=client.user, name=f"{owner}-wk", game=KINGS)
-        bot_version_upload(bot=bot, filename="random_bot.py", content=RANDOM_BOT)
-        assert client.post(f"/api/tournaments/{tid}/entries/", {"bot": bot.pk},
-                           format="json").status_code == 201
-    for version in builtin_bot_versions(game=KINGS).values():
-        assert organiser.post(f"/api/tournaments/{tid}/entries/", {"bot": version.bot.pk},
-                              format="json").status_code == 201
-    with django_capture_on_commit_callbacks(execute=True):
-        started = organiser.post(f"/api/tournaments/{tid}/start/")
-    assert started.status_code == 200, started.json()
-    assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
-    standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()
-    assert sorted(s["bot"] for s in standings) == sorted(
-        [f"{o}-wk" for o in owners] + ["heuristic", "random"])
-    tournament = Tournament.objects.get(pk=tid)
-    assert all_matches_end_and_validate(tournament, KINGS, seats=7) == 1
-    match = Match.objects.get(ruleset=KINGS)
-    kinds = list(match.events.values_list("kind", flat=True))
-    assert "forfeit" not in kinds and kinds.count("action") > 50  # the uploaded bots played
+    pod_tournament_through_the_api(django_capture_on_commit_callbacks, KINGS, "arthur",
+                                   "Crown cup", ("alice", "bob", "carol", "dave", "erin"), "wk",
+                                   seats=7)

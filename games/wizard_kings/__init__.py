@@ -26,8 +26,8 @@ from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction
 from games.engine.registry import register
 
 from . import rules
-from .board import MapError, board_of, map_names
-from .content import army_keys, armies, extras, kind_of
+from .board import MapError, board_of
+from .content import army_keys, armies, extras
 from .state import controller, moon
 
 SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=1, min_players=2,

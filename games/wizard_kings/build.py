@@ -19,7 +19,7 @@ import copy
 from .board import Board
 from .content import armies, kind_of
 from .movement import is_port
-from .state import board, controller, pool
+from .state import board, controller, pool, remove
 
 SETUP_GOLD = "purse"   # the key of the recruitment budget in a draft's gold
 
@@ -43,7 +43,6 @@ def open_drafts(state: dict, *, setup: bool) -> None:
 
 def _cities(state: dict, seat: int, draft: dict) -> list[str]:
     """Where ``seat`` may build: its friendly cities (6.2), at setup its own map's cities."""
-    b = board(state)
     if draft["setup"]:
         return sorted(h for h, owner in state["city_owner"].items() if owner == seat)
     return sorted(h for h in draft["gold"])
@@ -193,7 +192,6 @@ def reveal(state: dict) -> list[dict]:
         seat, draft = int(key), state["drafts"][key]
         for bid in [b for b, blk in state["blocks"].items() if blk["owner"] == seat]:
             if bid not in draft["blocks"]:
-                from .state import remove
                 remove(state, bid, killed=False)        # disbanded or combined away
         for bid, blk in sorted(draft["blocks"].items()):
             if bid.startswith("new-") and blk["kind"].startswith("chaos/"):

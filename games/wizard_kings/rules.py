@@ -8,7 +8,7 @@ names the new blocks), initiative (4.1), move (4.2), battle (5.1), build (6.0), 
 from __future__ import annotations
 
 from . import battle, build
-from .board import board_of
+from .board import board_of, distance
 from .content import army_keys, kind_of, spell_of, armies
 from .movement import destinations, is_port
 from .state import (blocks_at, board, city_gold, controller, is_friendly, live_seats, place,
@@ -215,7 +215,6 @@ def _move_spells(state: dict, bid: str) -> list[dict]:
 
 
 def _within(a: str, b: str, n: int) -> bool:
-    from .board import distance
     return distance(a, b) <= n
 
 

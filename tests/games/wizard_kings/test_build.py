@@ -6,7 +6,7 @@ from games.wizard_kings import rules
 from games.wizard_kings.content import armies, kind_of
 from games.wizard_kings.state import city_gold
 
-from .conftest import RULESET, act, find_kind, make_state, plain, roll, to_act
+from .conftest import RULESET, act, find_kind, make_state, plain, to_act
 
 
 def build_state(blocks, **kw):

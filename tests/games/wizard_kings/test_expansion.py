@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.wizard_kings.content import extras, kind_of
 from games.wizard_kings.state import fire_number, pool
 
-from .conftest import RULESET, act, find_kind, make_state, plain, roll, to_act
+from .conftest import RULESET, act, find_kind, make_state, plain, roll
 from .test_battle import battle_state, letter
 
 

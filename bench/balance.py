@@ -60,15 +60,20 @@ def one_game(args) -> tuple[list[str], list[int], list[float], bool, int]:
             ruleset.ended_by_bound(state), len(records))
 
 
-def run(*, games: int = 1000, names: list[str] | None = None) -> dict:
+def run(*, games: int = 1000, names: list[str] | None = None,
+        player_counts: list[int] | None = None) -> dict:
+    """``games`` self-play games for every player count of every game (only the games in
+    ``names`` and the counts in ``player_counts`` when given; a count a game does not allow is
+    skipped for that game)."""
     results = []
     for ruleset in balanced_games():
         name = ruleset.spec.name
         if names and name not in names:
             continue
         variants = ruleset.balance_options() if hasattr(ruleset, "balance_options") else [{}]
-        for options, players in [(o, p) for o in variants
-                                 for p in range(ruleset.spec.min_players, ruleset.spec.max_players + 1)]:
+        counts = [p for p in range(ruleset.spec.min_players, ruleset.spec.max_players + 1)
+                  if not player_counts or p in player_counts]
+        for options, players in [(o, p) for o in variants for p in counts]:
             started = time.perf_counter()
             jobs = [(name, players, i, options) for i in range(games)]
             with multiprocessing.get_context("fork").Pool(2) as pool:

@@ -4,6 +4,9 @@
     bench/run.py --write    ... and rewrite BENCHMARKS.md with them
     bench/run.py --quick    smaller corpora, for checking that the benchmarks run
     bench/run.py --only fold|append
+    bench/run.py --only balance --game wizard-kings --players 2 --games 1000 --write
+                            re-run one game's balance for some player counts only; --write
+                            replaces just those tables in BENCHMARKS.md
 
 ``fold`` needs nothing but Python. ``append`` needs PostgreSQL: BENCH_DATABASE_URL (default
 postgres://postgres@127.0.0.1:5432/arena_bench) names a database of its own, created if missing
@@ -175,7 +178,9 @@ def replace_section(text: str, heading: str, body: list[str], run_line: str) -> 
     lines[start:end] = [heading, "", *body, ""]
     machine_at = lines.index("## Machine and run")
     section_end = next(i for i in range(machine_at + 1, len(lines)) if lines[i].startswith("## "))
-    kept = [i for i in range(machine_at, section_end) if not lines[i].startswith(f"- {heading[3:]}:")]
+    same_run = run_line.partition(": re-run alone by")[0]   # a re-run of the same scope replaces it
+    kept = [i for i in range(machine_at, section_end) if not lines[i].startswith(f"- {heading[3:]}:")
+            and lines[i].partition(": re-run alone by")[0] != same_run]
     block = [lines[i] for i in kept]
     while block and not block[-1]:
         block.pop()
@@ -183,9 +188,12 @@ def replace_section(text: str, heading: str, body: list[str], run_line: str) -> 
     return "\n".join(lines)
 
 
-def merged_balance(text: str, body: list[str], games: list[str]) -> list[str]:
+def merged_balance(text: str, body: list[str], games: list[str],
+                   player_counts: list[int] | None = None) -> list[str]:
     """The balance section's ``body`` for ``games`` merged with the existing tables of the games
-    not re-run (each table starts with "### <game>"), ordered by game."""
+    not re-run (each table starts with "### <game>[, <variant>], <n> players:"), ordered by game;
+    with ``player_counts``, a re-run game keeps its tables of the other player counts, and each
+    game's tables stay ordered by variant, then player count."""
     lines = text.split("\n")
     if BALANCE_HEADING not in lines:
         return body
@@ -195,13 +203,27 @@ def merged_balance(text: str, body: list[str], games: list[str]) -> list[str]:
     def tables(section: list[str]) -> tuple[list[str], list[list[str]]]:
         heads = [i for i, line in enumerate(section) if line.startswith("### ")]
         blocks = [section[a:b] for a, b in zip(heads, heads[1:] + [len(section)])]
-        return section[:heads[0]] if heads else section, blocks
+        return section[:heads[0]] if heads else section, [trimmed(block) for block in blocks]
+
+    def trimmed(block: list[str]) -> list[str]:
+        """A table followed by one blank line (the last one of a section may have had two)."""
+        while block and not block[-1]:
+            block = block[:-1]
+        return [*block, ""]
+
+    def heading(block: list[str]) -> tuple[str, str, int]:
+        """(game, variant, players) of a table: "### sorcado, placement=corners, 2 players: ..."."""
+        name, _, rest = block[0][4:].partition(":")[0].rpartition(", ")
+        game, _, variant = name.partition(", ")
+        return game, variant, int(rest.split()[0])
 
     intro, fresh = tables(body)
     _, old = tables(lines[start:end])
-    game_of = lambda block: block[0][4:].split(",")[0]  # noqa: E731
-    kept = [b for b in old if game_of(b) not in games]
-    blocks = sorted(kept + fresh, key=game_of)
+    kept = [b for b in old if heading(b)[0] not in games
+            or (player_counts and heading(b)[2] not in player_counts)]
+    variants = list(dict.fromkeys(heading(b)[:2] for b in old + fresh))
+    blocks = sorted(kept + fresh, key=lambda b: (heading(b)[0], variants.index(heading(b)[:2]),
+                                                heading(b)[2]))
     return [*intro, *[line for block in blocks for line in block]]
 
 
@@ -220,9 +242,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--game", action="append", default=[],
                         help="with --only balance: re-run these games only (repeatable); --write "
                              "keeps the other games' tables")
+    parser.add_argument("--players", action="append", type=int, default=[], metavar="N",
+                        help="balance: play only these player counts (repeatable); --write keeps "
+                             "the tables of the other counts")
+    parser.add_argument("--games", type=int, metavar="N",
+                        help=f"balance: self-play games per player count (default "
+                             f"{BALANCE_SIZES['full']}, {BALANCE_SIZES['quick']} with --quick)")
     parser.add_argument("--only", choices=("fold", "append", "games", "protocol", "tournament", "steps",
                                            "balance"), help="run one benchmark")
     args = parser.parse_args(argv)
+    if (args.players or args.games) and args.only not in (None, "balance"):
+        parser.error("--players and --games apply to the balance benchmark only")
+    if args.games is not None and args.games < 1:
+        parser.error("--games needs at least 1")
     fold_matches, fold_repeats, durable, no_flush, rounds = SIZES["quick" if args.quick else "full"]
     started = time.perf_counter()
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -254,8 +286,8 @@ def main(argv: list[str]) -> int:
         print("\n".join(["## Games", "", *games_bench.report(games), ""]), flush=True)
     if args.only in (None, "balance"):
         print("balance: self-play of every game whose seats differ ...", file=sys.stderr, flush=True)
-        balance = balance_bench.run(games=BALANCE_SIZES["quick" if args.quick else "full"],
-                                    names=args.game or None)
+        balance = balance_bench.run(games=args.games or BALANCE_SIZES["quick" if args.quick else "full"],
+                                    names=args.game or None, player_counts=args.players or None)
         print("\n".join(["## Balance", "", *balance_bench.report(balance), ""]), flush=True)
     print("\n".join(["## Reading", "", *reading(fold, append)]))
     print(f"\n(all benchmarks: {time.perf_counter() - started:.0f} s)", file=sys.stderr)
@@ -264,11 +296,15 @@ def main(argv: list[str]) -> int:
         command = "python3 dev.py bench " + " ".join(argv)
         section = ({"games": games_bench.report(games)} if args.only == "games"
                    else {"balance": balance_bench.report(balance)})[args.only]
-        if args.only == "balance" and args.game:
-            section = merged_balance(BENCHMARKS.read_text(encoding="utf-8"), section, args.game)
+        if args.only == "balance" and (args.game or args.players):
+            rerun = args.game or [r.spec.name for r in balance_bench.balanced_games()]
+            section = merged_balance(BENCHMARKS.read_text(encoding="utf-8"), section, rerun,
+                                     args.players or None)
         heading = ("## Games: playout speed and bot strength (bench/games.py)"
                    if args.only == "games" else BALANCE_HEADING)
-        which = f" ({', '.join(args.game)})" if args.only == "balance" and args.game else ""
+        counts = f", {', '.join(map(str, sorted(args.players)))} players" if args.players else ""
+        which = (f" ({', '.join(args.game)}{counts})" if args.only == "balance" and args.game
+                 else f" ({counts[2:]})" if args.only == "balance" and counts else "")
         run_line = (f"- {heading[3:]}{which}: re-run alone by `{command.strip()}` on {when}, load "
                     f"{host['load']} at the start, {load_average()} at the end")
         BENCHMARKS.write_text(replace_section(BENCHMARKS.read_text(encoding="utf-8"), heading,

@@ -25,7 +25,7 @@ from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction
                                    Result, Ruleset, ToAct, forfeiting_seat, option)
 from games.engine.registry import register
 
-from . import rules
+from . import rules, scenarios
 from .board import MapError, board_of
 from .content import army_keys, armies, extras
 from .state import controller, moon
@@ -45,6 +45,13 @@ ACTION_KEYS = {
     "hit": ({"type", "block"}, set()), "dispel": ({"type"}, set()), "let": ({"type"}, set()),
     "stay": ({"type"}, set()), "switch": ({"type"}, set()), "pursue": ({"type"}, set()),
     "no_pursuit": ({"type"}, set()), "regroup": ({"type", "block", "to"}, set()),
+    "army": ({"type", "army"}, set()), "map": ({"type", "map"}, set()),
+    "capital": ({"type", "army", "hex"}, set()), "place": ({"type", "kind", "steps", "hex"}, set()),
+    "spend": ({"type", "block"}, set()), "arm": ({"type", "artefact", "block"}, set()),
+    "charge": ({"type", "block"}, set()), "hand": ({"type", "from", "to"}, set()),
+    "drop": ({"type", "block"}, set()), "take": ({"type", "block", "artefact"}, set()),
+    "wield": ({"type", "block"}, set()), "invoke": ({"type", "block", "spell"}, {"target"}),
+    "wait": ({"type", "block"}, set()), "keep": ({"type"}, set()),
 }
 
 
@@ -68,8 +75,19 @@ class Options:
                                 "enemy hex a turn", choices=(1, 2))
     army_gold: int = option(50, "1.22: the gold each army is recruited with", min=20, max=200)
     allies_switch: bool = option(True, "4.9: an ally may change sides at each combat round")
+    scenario: str = option("", "1.1, 7.0: a scenario instead of a custom game: "
+                           "'island-of-the-dead' (7.1), 'barbarian-attack' (7.2), "
+                           "'last-wizard-standing' (7.3), 'alliance-spread' (7.4); empty: a "
+                           "custom game (1.2)", choices=("", "island-of-the-dead",
+                                                         "barbarian-attack", "last-wizard-standing",
+                                                         "alliance-spread"))
     expansion: bool = option(False, "2.0, footnote 3: the Heroes & Treasures blocks: two more "
-                             "per army and seven chaos blocks any army may add")
+                             "per army and seven chaos blocks any army may add; silver and gold "
+                             "treasure (2.6) and each army's two artefacts (2.7)")
+    capture_artefacts: bool = option(False, "footnote 5 (D35): an artefact whose carrier is "
+                                     "eliminated lies in the hex and any army may take it; a "
+                                     "captured one casts only its own army's spells and breaks "
+                                     "on a 6 after each use")
 
 
 # -- checking ------------------------------------------------------------------------------------
@@ -100,7 +118,7 @@ def refusal(state: dict, seat, action) -> str | None:
     if not required <= set(action) <= required | optional:
         return (f"a {action['type']} action has the keys {sorted(required)}"
                 + (f" and may have {sorted(optional)}" if optional else ""))
-    for key in set(action) - {"type"}:
+    for key in set(action) - {"type", "steps"}:
         if type(action[key]) is not str:
             return f"{key} must be a string (a block id, a hex, a kind, a spell), got {_short(action[key])}"
     bid = action.get("block")
@@ -172,16 +190,37 @@ def _block_view(state: dict, bid: str, blk: dict, seat: int | None) -> dict:
     battle revealed it (2.0, 5.1); strength only in the battle under way."""
     view = {"id": bid, "owner": blk["owner"], "hex": blk["hex"], "moved": blk["moved"]}
     fighting = state["battle"] is not None and blk["hex"] == state["battle"]["hex"]
+    art = blk.get("artefact")
+    view["armed"] = bool(art)                           # 2.7: an artefact block stands by it
     if seat == blk["owner"]:
         view.update(kind=blk["kind"], steps=blk["steps"], known=blk["known"], cast=blk["cast"])
         if not blk["known"]:
             view["tag"] = _tag(bid, blk)
+        if art:
+            view["artefact"] = _artefact_view(bid, art, full=True)
     else:
-        if blk["known"]:
-            view["kind"] = blk["kind"]
-        if fighting:
-            view.update(kind=blk["kind"], steps=blk["steps"])
+        if blk["known"]:                                # a block regrouped into a battle hex
+            view["kind"] = blk["kind"]                  # after its start stays face down
+            if fighting:
+                view["steps"] = blk["steps"]
+        if art and art["known"]:
+            view["artefact"] = _artefact_view(bid, art, full=fighting)
     return view
+
+
+def _artefact_view(bid: str, art: dict, *, full: bool) -> dict:
+    """An artefact: its key once shown (D38), its charges to its owner and in its battle."""
+    view = {"key": art["key"], "known": art["known"]}
+    if full:
+        view["steps"] = art["steps"]
+    if not art["known"]:
+        view["tag"] = _artefact_tag(bid, art)
+    return view
+
+
+def _artefact_tag(bid: str, art: dict) -> str:
+    """The private fact an unshown artefact hides: which block carries which artefact."""
+    return f"{bid}:{art['key']}"
 
 
 def _battle_view(state: dict) -> dict | None:
@@ -201,7 +240,8 @@ def _battle_view(state: dict) -> dict | None:
             "dispellers": [a for a in battle["asked"] if isinstance(a, str)],
             "forced": list(battle["forced"]), "pursuit": battle["pursuit"],
             "winner": battle["winner"], "holder": battle["holder"],
-            "regrouped": list(battle["regrouped"])}
+            "regrouped": list(battle["regrouped"]), "arming": list(battle.get("arming", [])),
+            "late": list(battle.get("late", []))}
 
 
 def public_view(state: dict, seat: int | None = None) -> dict:
@@ -224,13 +264,16 @@ def public_view(state: dict, seat: int | None = None) -> dict:
                        "entered": {k: list(v) for k, v in sorted(f["entered"].items())}}
                    for h, f in sorted(state["fights"].items())},
         "battle": _battle_view(state), "queue": list(state["queue"]),
-        "building": rules.build.waiting(state) if state["phase"] in ("recruit", "build") else [],
+        "lying": {h: [dict(a) for a in items] for h, items in sorted(state.get("lying", {}).items())},
+        "building": (rules.build.waiting(state) if state["phase"] in ("recruit", "build", "place")
+                     else []),
         "dead": [list(d) for d in state["dead"]], "forfeited": list(state["forfeited"]),
         "points": list(state["points"]), "victory_gold": rules.victory_gold(state),
         "moon": moon(state),
         "log": _clone(state["log"]),
         "scores": None if state["scores"] is None else list(state["scores"]),
         "end_reason": state["end_reason"],
+        "scenario": scenarios.view(state),
     }
     return view
 
@@ -245,6 +288,11 @@ def seat_view(state: dict, seat: int) -> dict:
         kinds = a.kinds
         if state["options"]["expansion"]:
             kinds = kinds + extras().expansion.get(army, ()) + extras().chaos
+        more_kinds, more_spells = scenarios.seat_kinds(state, seat)     # 7.3, 7.4
+        kinds, spells = tuple(kinds) + tuple(more_kinds), tuple(a.spells) + tuple(more_spells)
+        artefacts = extras().artefacts.get(army, ()) if state["options"]["expansion"] else ()
+        if state["options"]["expansion"]:
+            kinds = kinds + extras().treasure
         view["army"] = {"key": army, "kinds": {k.key: {"name": k.name, "rating": k.rating,
                                                        "max": k.max, "move": k.move,
                                                        "cost": k.cost, "count": k.count,
@@ -255,13 +303,19 @@ def seat_view(state: dict, seat: int) -> dict:
                                            "effect": s.effect,
                                            **{p: getattr(s, p) for p in ("dice", "fire", "steps",
                                                                          "range")
-                                              if getattr(s, p)}} for s in a.spells}}
+                                              if getattr(s, p)}} for s in spells},
+                        "artefacts": {i.key: {"name": i.name, "type": i.type, "rating": i.rating,
+                                              "max": i.max, "cost": i.cost} for i in artefacts}}
     draft = state["drafts"].get(str(seat))
     view["draft"] = None if draft is None else {
         "setup": draft["setup"], "done": draft["done"], "gold": dict(sorted(draft["gold"].items())),
         "blocks": [{"id": bid, "kind": blk["kind"], "steps": blk["steps"], "hex": blk["hex"],
-                    **({"tag": _tag(bid, blk)} if not blk["known"] else {})}
-                   for bid, blk in sorted(draft["blocks"].items())]}
+                    **({"tag": _tag(bid, blk)} if not blk["known"] else {}),
+                    **({"artefact": _artefact_view(bid, blk["artefact"], full=True)}
+                       if blk.get("artefact") else {})}
+                   for bid, blk in sorted(draft["blocks"].items())],
+        "dropped": [dict(d) for d in draft.get("dropped", ())],
+        **scenarios.draft_view(draft)}
     return view
 
 
@@ -278,6 +332,9 @@ class WizardKings(Ruleset):
         self.check_players(players)
         if not isinstance(options, Options):
             options = self.options(options)
+        conflict = scenarios.option_conflict(dataclasses.asdict(options), players)
+        if conflict is not None:
+            raise InvalidOptions(conflict)
         _check_lists(options, players)
         state = rules.new_state(players, dataclasses.asdict(options))
         rules.advance(state)
@@ -336,24 +393,35 @@ class WizardKings(Ruleset):
             return set()
         items = {_tag(bid, blk) for bid, blk in state["blocks"].items()
                  if blk["owner"] == seat and not blk["known"]}
+        items |= {_artefact_tag(bid, blk["artefact"]) for bid, blk in state["blocks"].items()
+                  if blk["owner"] == seat and blk.get("artefact") and not blk["artefact"]["known"]}
         draft = state["drafts"].get(str(seat))
         if draft is not None:
             items |= {_tag(bid, blk) for bid, blk in draft["blocks"].items() if not blk["known"]}
+            items |= {_artefact_tag(bid, blk["artefact"]) for bid, blk in draft["blocks"].items()
+                      if blk.get("artefact") and not blk["artefact"]["known"]}
         return items
 
     @staticmethod
     def max_events(players: int, options: Options) -> int:
         """A true bound on the log: every loop of a turn is bounded (see docs, D13)."""
-        blocks = 8 * players                       # 2.0: eight blocks an army
+        blocks = scenarios.block_bound(options, players) * players   # 2.0: eight an army
+        if options.expansion:                      # two more, three treasure, the chaos pool
+            blocks += 5 * players + 7
         per_turn_turns = 4 * blocks                # four rounds, one turn a block a round
-        per_block_turn = 1 + 1 + 12 + 2 * blocks + 2 * blocks + 2
+        # a turn: its act, dice, dispels, hits, forced retreats, and (2.7) a wait and a curse
+        per_block_turn = 1 + 1 + 12 + 2 * blocks + 2 * blocks + 2 + 2
         battles = blocks                           # a battle needs a block in its hex
-        battle = per_turn_turns * per_block_turn + 2 * players + 2 + 2 * blocks
-        gold = 10 * players * (options.turn_limit + 1) + options.army_gold * players
-        build = gold + 4 * blocks * 2 + 2 * blocks + players + 1
-        move = players * (2 * blocks + 1)
+        battle = per_turn_turns * per_block_turn + 2 * players + 2 + 2 * blocks + 3 * players
+        gold = (10 * scenarios.map_count(options, players) * (options.turn_limit + 1)
+                + options.army_gold * players)
+        # 2.6-2.7: a spend a treasure step (12 an army), a hand-over and a drop an artefact (2
+        # an army), a take a lying artefact (at most 14); arming and charging are paid in gold
+        build = gold + 4 * blocks * 2 + 2 * blocks + players + 1 + players * (12 + 4 + 14)
+        move = players * (3 * blocks + 1)           # a move, or a cast and its die (7.3)
         turn = rules.MAX_REROLLS + 2 + move + battles * battle + build + 1
-        return 4 + players + options.army_gold * players + blocks + options.turn_limit * turn
+        setup = scenarios.setup_events(options, players)
+        return 4 + players + options.army_gold * players + blocks + setup + options.turn_limit * turn
 
     # -- hooks of the balance benchmark ------------------------------------------------------
     @staticmethod
@@ -372,9 +440,16 @@ class WizardKings(Ruleset):
         turn limit is the rulebook's own end, 1.23)."""
         return state.get("end_reason") == "turn limit" and rules.victory_gold(state) > 0
 
+    @staticmethod
+    def conformance_options() -> list[dict]:
+        """The variants the conformance suite plays besides the defaults: the Heroes & Treasures
+        content with footnote 5's capture (2.5-2.8), and every scenario."""
+        return [{"expansion": True, "capture_artefacts": True}, *scenarios.conformance_options()]
+
     def builtin_bots(self) -> dict[str, type]:
         from .bots import HeuristicBot
-        return {"random": RandomBot, "heuristic": HeuristicBot}
+        from .undead import UndeadBot
+        return {"random": RandomBot, "heuristic": HeuristicBot, "undead": UndeadBot}
 
 
 def _clone(state: dict) -> dict:

@@ -9,21 +9,55 @@ retreat; the defender may first fire a pursuit round (5.21). The winner regroups
 
 ``step`` says what the battle waits for: "turn" (the block at the head of ``turns``), "hit" (a
 tie for the strongest block), "dispel" (an enemy wizard may dispel the spell cast, 2.21),
-"retreat" (a block that must retreat now), "switch" (an ally may change sides, 4.9), "pursue"
-(the defender's choice, 5.21), "regroup" (the winner's moves, 5.5), or "roll" (dice are due).
+"retreat" (a block that must retreat now), "switch" (an ally may change sides, 4.9), "arm" (a
+seat may hand an artefact to another of its blocks before a round, 2.7), "pursue" (the
+defender's choice, 5.21), "regroup" (the winner's moves, 5.5), or "roll" (dice are due).
+
+Artefacts (2.7, option ``expansion``): a weapon's carrier takes its turn at the earlier of its
+own letter and the weapon's, and may ``wait`` for the later one; at the weapon's letter it may
+``wield`` it (its steps in dice at the weapon's hit number, a charge spent); a magic artefact's
+carrier may ``invoke`` a battle spell of the artefact's army up to its level for a charge.
 """
 from __future__ import annotations
 
 from .board import side
-from .content import kind_of, spell_of, armies
+from .content import artefact_of, kind_of, spell_of, armies
 from .movement import attack_hexsides, can_stand, can_step
-from .state import blocks_at, board, contested, fire_number, is_enemy, place, remove
+from .scenarios import may_enter
+from .state import (blocks_at, board, can_carry, captured, contested, fire_number, is_enemy,
+                    place, remove)
 
 ORDER = ("A+", "A", "B+", "B", "C", "D")
 
 
 def _letter_rank(kind) -> int:
     return ORDER.index(kind.letter + ("+" if kind.wizard else ""))
+
+
+def _artefact(state: dict, bid: str, type_: str):
+    """The artefact of that type (weapon, magic) ``bid`` carries with a charge left, or None."""
+    art = state["blocks"][bid].get("artefact")
+    if not art or art["steps"] < 1:
+        return None
+    item = artefact_of(art["key"])
+    return item if item.type == type_ else None
+
+
+def _ranks(state: dict, bid: str) -> tuple[int, int | None]:
+    """The block's own letter rank, and its weapon's (None without one)."""
+    weapon = _artefact(state, bid, "weapon")
+    own = _letter_rank(kind_of(state["blocks"][bid]["kind"]))
+    return own, None if weapon is None else ORDER.index(weapon.letter)
+
+
+def _slot(state: dict, bid: str) -> int:
+    """2.7 (D36): the turn of a weapon's carrier comes at the earlier of its own letter and the
+    weapon's; one that waited takes it at the later."""
+    own, weapon = _ranks(state, bid)
+    if weapon is None:
+        return own
+    late = bid in state["battle"].get("late", [])
+    return max(own, weapon) if late else min(own, weapon)
 
 
 def seat_side(battle: dict, seat: int) -> str | None:
@@ -51,6 +85,8 @@ def start(state: dict, hex_: str) -> None:
                        "regrouped": [], "holder": None, "current": None}
     for bid in state["at"].get(hex_, []):
         state["blocks"][bid]["known"] = True
+        if state["blocks"][bid].get("artefact"):        # D38: artefacts show with their blocks
+            state["blocks"][bid]["artefact"]["known"] = True
     _log(state, {"battle": hex_, "attacker": fight["attacker"], "defender": fight["defender"]})
     _next_round(state)
 
@@ -65,6 +101,7 @@ def _next_round(state: dict) -> None:
     battle = state["battle"]
     battle["round"] += 1
     battle["retreats"] = {}
+    battle["late"] = []
     if battle["round"] in (2, 3) and state["options"]["allies_switch"]:
         allies = sorted(int(s) for s in battle["sides"]
                         if int(s) not in (battle["attacker"], battle["defender"])
@@ -73,19 +110,44 @@ def _next_round(state: dict) -> None:
         if allies:
             battle["step"] = "switch"
             return
+    _before_turns(state)
+
+
+def _before_turns(state: dict) -> None:
+    """2.7: 'nur inter batalvicoj oni povas ŝanĝi ĝin': before each of the three rounds, each
+    seat with an artefact in the battle and a block free to take it may hand it over (D37)."""
+    battle = state["battle"]
+    battle["arming"] = [s for s in sorted({state["blocks"][b]["owner"]
+                                           for b in state["at"].get(battle["hex"], [])})
+                        if _handovers(state, s)]
+    if battle["arming"]:
+        battle["step"] = "arm"
+        return
     _order_turns(state)
+
+
+def _handovers(state: dict, seat: int) -> list[dict]:
+    here = blocks_at(state, state["battle"]["hex"], seat)
+    carriers = [b for b in here if state["blocks"][b].get("artefact")]
+    if not carriers:
+        return []
+    bare = [b for b in here if not state["blocks"][b].get("artefact")
+            and can_carry(kind_of(state["blocks"][b]["kind"]))]
+    return [{"type": "hand", "from": c, "to": b} for c in carriers for b in bare]
 
 
 def _order_turns(state: dict) -> None:
     battle = state["battle"]
     here = state["at"].get(battle["hex"], [])
 
-    def key(bid):
-        block = state["blocks"][bid]
-        return (_letter_rank(kind_of(block["kind"])),
-                0 if seat_side(battle, block["owner"]) == "defend" else 1, bid)
-    battle["turns"] = sorted(here, key=key)
+    battle["turns"] = sorted(here, key=lambda bid: _turn_key(state, bid))
     _after_turn(state)
+
+
+def _turn_key(state: dict, bid: str) -> tuple:
+    block = state["blocks"][bid]
+    return (_slot(state, bid), 0 if seat_side(state["battle"], block["owner"]) == "defend" else 1,
+            bid)
 
 
 def _head_turn(state: dict) -> bool:
@@ -131,6 +193,8 @@ def acting_seat(state: dict) -> int | None:
         return state["blocks"][battle["forced"][0]]["owner"]
     if step == "switch":
         return battle["asked"][0]
+    if step == "arm":
+        return battle["arming"][0]
     if step == "pursue":
         return battle["defender"]
     if step == "regroup":
@@ -160,6 +224,8 @@ def options(state: dict, seat: int) -> list[dict]:
         return [{"type": "retreat", "block": bid, "to": h} for h in retreat_targets(state, bid)]
     if step == "switch":
         return [{"type": "stay"}, {"type": "switch"}]
+    if step == "arm":
+        return _handovers(state, seat) + [{"type": "keep"}]
     if step == "pursue":
         return [{"type": "pursue"}, {"type": "no_pursuit"}]
     if step == "regroup":
@@ -176,34 +242,50 @@ def _turn_options(state: dict, bid: str) -> list[dict]:
     if battle["round"] == 4 and my_side == "attack":     # 5.21: the attacker only retreats
         return [{"type": "retreat", "block": bid, "to": h} for h in retreat_targets(state, bid)]
     result = []
-    if not kind.wizard:
+    own, weapon = _ranks(state, bid)
+    slot = _slot(state, bid)
+    if weapon == slot:                                  # 2.7: the weapon's rating, if wished
+        result.append({"type": "wield", "block": bid})
+    if slot != own:
+        pass                                            # D36: its own turn comes later
+    elif not kind.wizard and not kind.treasure:         # D31: treasure never fires
         result.append({"type": "fire", "block": bid})
         if "chaos" in kind.traits:
             result.append({"type": "berserk", "block": bid})   # 2.5
         if kind.rites and battle["round"] < 4:
             result += _spell_options(state, bid, rites=True)  # 2.36
-    elif battle["round"] < 4:
+    elif kind.wizard and battle["round"] < 4:
         result += _spell_options(state, bid)
+    if slot == own and battle["round"] < 4 and _artefact(state, bid, "magic"):
+        result += _spell_options(state, bid, artefact=True)   # 2.7
+    if weapon is not None and weapon != own and bid not in battle.get("late", []):
+        result.append({"type": "wait", "block": bid})
     if 2 <= battle["round"] <= 3:
         result += [{"type": "retreat", "block": bid, "to": h} for h in retreat_targets(state, bid)]
     result.append({"type": "pass", "block": bid})
     return result
 
 
-def _spell_options(state: dict, bid: str, *, rites: bool = False) -> list[dict]:
+def _spell_options(state: dict, bid: str, *, rites: bool = False,
+                   artefact: bool = False) -> list[dict]:
     """2.21-2.22, 5.33: the battle spells a wizard can pay for, with their targets; with
-    ``rites``, a cleric's rites (2.36: a step each, no other cost)."""
+    ``rites``, a cleric's rites (2.36: a step each, no other cost); with ``artefact``, the
+    spells its magic artefact casts (2.7: its army's, up to its level, a charge each)."""
     battle = state["battle"]
     block = state["blocks"][bid]
     kind = kind_of(block["kind"])
     foes = side_blocks(state, battle, enemy_side(seat_side(battle, block["owner"])))
     if rites:
         spells, verb, field = [spell_of(r) for r in kind.rites], "rite", "rite"
+    elif artefact:
+        item = _artefact(state, bid, "magic")
+        spells = [s for s in armies()[item.army].spells if s.level <= item.level]
+        verb, field = "invoke", "spell"
     else:
         spells, verb, field = armies()[kind.army].spells, "cast", "spell"
     result = []
     for spell in spells:
-        if spell.phase != "battle" or (not rites and spell.level > block["steps"]):
+        if spell.phase != "battle" or (not rites and not artefact and spell.level > block["steps"]):
             continue
         if spell.effect in ("strike", "rout"):
             for target in foes:
@@ -238,7 +320,8 @@ def retreat_targets(state: dict, bid: str) -> list[str]:
     def open_to(n):
         return (n != here and can_stand(b, kind, n) and not is_enemy(state, n, seat)
                 and not contested(state, n) and n not in state["fights"]
-                and len(blocks_at(state, n, seat)) + 1 <= b.stack_limit(n))
+                and len(blocks_at(state, n, seat)) + 1 <= b.stack_limit(n)
+                and may_enter(state, seat, n))         # 7.1: the Undead stay on Thilenius
     if kind.flyer:                                      # 5.4: flyers anywhere within their move
         seen, frontier = {here}, [here]
         for _ in range(kind.move):
@@ -277,7 +360,7 @@ def regroup_options(state: dict, seat: int) -> list[dict]:
         for n in b.neighbours(here):
             if (can_stand(b, kind, n) and (kind.flyer or can_step(b, kind, here, n))
                     and not is_enemy(state, n, seat) and not contested(state, n)
-                    and n not in state["fights"]
+                    and n not in state["fights"] and may_enter(state, seat, n)
                     and len(blocks_at(state, n, seat)) + 1 <= b.stack_limit(n)):
                 result.append({"type": "regroup", "block": bid, "to": n})
     if len(blocks_at(state, here, seat)) < b.stack_limit(here):
@@ -314,6 +397,29 @@ def decide(state: dict, seat: int, action: dict) -> None:
     elif kind_ == "rite":
         _cast(state, {"block": action["block"], "spell": action["rite"],
                       "target": action.get("target")}, rite=True)
+    elif kind_ in ("wield", "invoke"):
+        if captured(state, state["blocks"][action["block"]]):   # footnote 5: 1d6, a 6 breaks it
+            battle["roll"] = {"for": "curse", "block": action["block"], "count": 1,
+                              "then": action}
+            battle["step"] = "roll"
+        else:
+            _use_artefact(state, action)
+    elif kind_ == "wait":                               # D36: to its own letter's turn
+        bid = battle["turns"].pop(0)
+        battle["late"].append(bid)
+        battle["turns"].append(bid)
+        battle["turns"].sort(key=lambda b: _turn_key(state, b))
+        battle["current"] = None
+        _log(state, {"wait": bid})
+        _after_turn(state)
+    elif kind_ in ("hand", "keep"):
+        if kind_ == "hand":
+            art = state["blocks"][action["from"]].pop("artefact")
+            state["blocks"][action["to"]]["artefact"] = art
+            _log(state, {"hand": action["from"], "to": action["to"]})
+        battle["arming"].pop(0)
+        if not battle["arming"]:
+            _order_turns(state)
     elif kind_ == "hit":
         _hit(state, action["block"])
         _hits_go_on(state)
@@ -329,7 +435,7 @@ def decide(state: dict, seat: int, action: dict) -> None:
             if over(state):
                 _finish(state)
             else:
-                _order_turns(state)
+                _before_turns(state)
     elif kind_ in ("pursue", "no_pursuit"):
         battle["pursuit"] = kind_ == "pursue"
         _log(state, {"pursuit": battle["pursuit"], "battle": battle["hex"]})
@@ -347,7 +453,9 @@ def roll(state: dict, dice: list[int]) -> None:
     """The dice of the pending roll (5.31, 2.21, 2.22)."""
     battle = state["battle"]
     pending, battle["roll"] = battle["roll"], None
-    if pending["for"] == "fire":
+    if pending["for"] == "curse":
+        _use_artefact(state, pending["then"], broken=dice[0] == 6)
+    elif pending["for"] == "fire":
         hits = sum(1 for d in dice if d <= pending["fire"])
         _log(state, {"fire": pending["block"], "dice": dice, "hits": hits,
                      **({"berserk": True} if pending.get("berserk") else {})})
@@ -473,7 +581,34 @@ def _retreat(state: dict, bid: str, to: str) -> None:
         _skip_stuck_retreats(state)
 
 
-def _cast(state: dict, action: dict, *, rite: bool = False) -> None:
+def _spend_charge(state: dict, bid: str, *, broken: bool = False) -> None:
+    """2.7: 'Ĉiu uzo de artefakto malpligas 1 ties forton'; spent (or broken, footnote 5), it
+    is gone."""
+    art = state["blocks"][bid]["artefact"]
+    art["steps"] -= 1
+    if art["steps"] <= 0 or broken:
+        del state["blocks"][bid]["artefact"]
+        _log(state, {"artefact_gone": art["key"], "from": bid, **({"broken": True} if broken else {})})
+
+
+def _use_artefact(state: dict, action: dict, *, broken: bool = False) -> None:
+    """Wield a weapon (2.7: the carrier's steps in dice at the weapon's hit number, D36) or
+    invoke a magic artefact's spell (a charge, whatever its level)."""
+    battle = state["battle"]
+    bid = action["block"]
+    if action["type"] == "wield":
+        weapon = _artefact(state, bid, "weapon")
+        _spend_charge(state, bid, broken=broken)
+        battle["roll"] = {"for": "fire", "block": bid, "count": state["blocks"][bid]["steps"],
+                          "fire": weapon.fire, "berserk": False, "weapon": weapon.key}
+        battle["step"] = "roll"
+    else:
+        _cast(state, {"block": bid, "spell": action["spell"], "target": action.get("target")},
+              artefact=True, broken=broken)
+
+
+def _cast(state: dict, action: dict, *, rite: bool = False, artefact: bool = False,
+          broken: bool = False) -> None:
     """2.22: the wizard pays the level in steps (it may die of it); enemy wizards may dispel.
     2.36: a cleric's rite costs it a step and is no spell: nobody dispels it (D25)."""
     battle = state["battle"]
@@ -483,8 +618,12 @@ def _cast(state: dict, action: dict, *, rite: bool = False) -> None:
     seat = block["owner"]
     battle["cast"] = {"spell": spell.key, "caster": bid, "seat": seat,
                       "side": seat_side(battle, seat), "target": action.get("target")}
-    _log(state, {"cast": spell.key, "by": bid, "target": action.get("target")})
-    block["steps"] -= 1 if rite else spell.level
+    _log(state, {"cast": spell.key, "by": bid, "target": action.get("target"),
+                 **({"artefact": block["artefact"]["key"]} if artefact else {})})
+    if artefact:
+        _spend_charge(state, bid, broken=broken)
+    else:
+        block["steps"] -= 1 if rite else spell.level
     if block["steps"] <= 0:
         _drop(state, bid)
     battle["asked"] = [] if rite else [
@@ -573,6 +712,7 @@ def _start_pursuit(state: dict) -> None:
     battle = state["battle"]
     battle["round"] = 4
     battle["retreats"] = {}
+    battle["late"] = []
     if battle["pursuit"]:
         _order_turns(state)
         return
@@ -664,7 +804,11 @@ def drop_seat(state: dict, seat: int) -> None:
         else:
             _turn_done(state)
     elif step == "switch" and not battle["asked"]:
-        _order_turns(state)
+        _before_turns(state)
+    elif step == "arm":
+        battle["arming"] = [s for s in battle["arming"] if s != seat]
+        if not battle["arming"]:
+            _order_turns(state)
     elif step == "pursue" and battle["defender"] == seat:
         battle["pursuit"] = False
         _start_pursuit(state)

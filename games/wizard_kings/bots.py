@@ -12,7 +12,7 @@ from __future__ import annotations
 from games.engine.bots import Bot
 
 from .board import distance
-from .content import kind_of, spell_of
+from .content import artefact_of, kind_of, spell_of
 
 
 def _value(kind_key: str) -> float:
@@ -35,6 +35,8 @@ class HeuristicBot(Bot):
             choice = self._build(view, legal)
         elif phase == "move":
             choice = self._move(view, legal)
+        elif phase in ("choose", "place"):
+            choice = self._setup(view, legal)
         else:
             choice = self._battle(view, legal)
         return choice if choice in legal else legal[-1] if legal[-1].get("type") == "done" else legal[0]
@@ -52,11 +54,30 @@ class HeuristicBot(Bot):
             elif action["type"] == "add":
                 blk = next(b for b in draft["blocks"] if b["id"] == action["block"])
                 score = _value(blk["kind"]) + 0.15
+            elif action["type"] in ("arm", "charge"):   # 2.7: a charge on a strong block
+                blk = next(b for b in draft["blocks"] if b["id"] == action["block"])
+                score = 0.1 * blk["steps"] if not kind_of(blk["kind"]).wizard else 0.2
+            elif action["type"] == "take":
+                score = 1.0
             else:
                 continue
             if score > best_score:
                 best, best_score = action, score
         return best or {"type": "done"}
+
+    # -- a scenario's set-up (7.2-7.4) -------------------------------------------------------
+    def _setup(self, view, legal):
+        """Choices in order; a placement covers an empty hex first, the castle on the best city."""
+        if legal[0]["type"] != "place":
+            return legal[0]
+        taken = {b["hex"] for b in view["draft"]["blocks"]}
+        gold = {h: c["gold"] for h, c in view["board"]["cities"].items()}
+
+        def score(action):
+            castle = kind_of(action["kind"]).castle
+            return ((action["hex"] not in taken) * 10 + (gold.get(action["hex"], 0) if castle else 0)
+                    + action["steps"] * 0.1)
+        return max(legal, key=score)
 
     # -- movement ----------------------------------------------------------------------------
     def _move(self, view, legal):
@@ -108,12 +129,25 @@ class HeuristicBot(Bot):
             return {"type": "dispel" if spell.level >= 2 else "let"}
         if "stay" in kinds:
             return {"type": "stay"}
+        if "keep" in kinds:
+            return {"type": "keep"}
         mine, theirs = self._strengths(view, battle)
         if "pursue" in kinds:
             return {"type": "pursue" if mine >= theirs else "no_pursuit"}
         if "regroup" in kinds or kinds == {"done"}:
             return {"type": "done"}
         casts = [a for a in legal if a["type"] == "cast"]
+        invokes = [a for a in legal if a["type"] == "invoke"]
+        if invokes and mine >= 0.6 * theirs:           # 2.7: a charge, whatever the level
+            return max(invokes, key=lambda a: (spell_of(a["spell"]).level,
+                                               spell_of(a["spell"]).dice))
+        wield = next((a for a in legal if a["type"] == "wield"), None)
+        if wield is not None:
+            me = next(b for b in view["blocks"] if b["id"] == wield["block"])
+            weapon = artefact_of(me["artefact"]["key"])
+            own = kind_of(me["kind"])
+            if "fire" not in kinds or own.wizard or weapon.fire > own.fire:
+                return wield
         if casts:
             me = next(b for b in view["blocks"] if b["id"] == casts[0]["block"])
             affordable = [a for a in casts if spell_of(a["spell"]).level < me["steps"]]

@@ -10,6 +10,14 @@ shuffle (so an id tells nothing of its kind). Actions, one step each:
 - ``add`` {block}: one more step for a block in a friendly city, paid with that city's gold;
 - ``combine`` {from, to}: one step moves between two blocks of one hex (6.5);
 - ``disband`` {block}: the block leaves the board, its steps lost (6.5);
+- ``spend`` {block}: a treasure block in a friendly city gives a step's gold (1 silver, 5
+  gold) to the city's marker (2.6, D34);
+- ``arm`` {artefact, block}: a new artefact of one charge on a block in a friendly city, paid
+  with that city's gold (2.7, D32); ``charge`` {block}: one more charge for the artefact the
+  block carries, in a friendly city;
+- ``hand`` {from, to}: an artefact changes carrier within a hex; ``drop`` {block}: it is left
+  lying in the hex; ``take`` {block, artefact}: a block takes an artefact lying in its hex (2.7,
+  footnote 5, D35);
 - ``done``.
 """
 from __future__ import annotations
@@ -17,9 +25,9 @@ from __future__ import annotations
 import copy
 
 from .board import Board
-from .content import armies, kind_of
+from .content import armies, artefact_of, kind_of
 from .movement import is_port
-from .state import board, controller, pool, remove
+from .state import artefact_pool, board, can_carry, controller, lie, pool, remove
 
 SETUP_GOLD = "purse"   # the key of the recruitment budget in a draft's gold
 
@@ -38,7 +46,8 @@ def open_drafts(state: dict, *, setup: bool) -> None:
         else:
             gold = {h: state["gold"].get(h, 0) for h in b.cities if controller(state, h) == seat}
         state["drafts"][str(seat)] = {"blocks": mine, "gold": gold, "new": 0, "done": False,
-                                      "setup": setup, "gave": [], "got": []}
+                                      "setup": setup, "gave": [], "got": [], "spent": [],
+                                      "bought": [], "handed": [], "dropped": [], "took": []}
 
 
 def _cities(state: dict, seat: int, draft: dict) -> list[str]:
@@ -84,7 +93,7 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
     spare = pool(state, seat, draft["blocks"])
     uncovered = _uncovered(state, seat, draft) if draft["setup"] else []
     wanted = only.get("type") if isinstance(only, dict) else None
-    cities = _cities(state, seat, draft)
+    cities = every_city = _cities(state, seat, draft)
     if wanted == "recruit":
         cities = [h for h in cities if h == only.get("hex")]
     elif wanted == "add":
@@ -109,14 +118,73 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
         for bid in here if wanted in (None, "add") else ():
             blk = draft["blocks"][bid]
             k = kind_of(blk["kind"])
+            if bid in draft["spent"]:
+                continue                                # D34: gold is not bought back
             if blk["steps"] < k.max and _cost_ok(draft, hex_, k.cost) and (
                     not draft["setup"] or _setup_affordable(state, seat, draft, k.cost, None, None,
                                                             spare, uncovered)):
                 result.append({"type": "add", "block": bid})
     if not draft["setup"] and wanted in (None, "combine", "disband"):
         result += _regroupings(draft)
+    if not draft["setup"] and wanted in (None, "spend"):
+        result += [{"type": "spend", "block": bid} for bid, blk in sorted(draft["blocks"].items())
+                   if kind_of(blk["kind"]).treasure and blk["hex"] in draft["gold"]
+                   and bid not in draft["bought"]]
+    if state["options"].get("expansion") and wanted in (None, "arm", "charge", "hand", "drop",
+                                                         "take"):
+        result += _artefact_options(state, seat, draft, every_city, wanted, spare, uncovered)
     if not draft["setup"] or not uncovered:
         result.append({"type": "done"})
+    return result
+
+
+def _artefact_options(state: dict, seat: int, draft: dict, cities: list[str], wanted,
+                      spare: dict, uncovered: list) -> list[dict]:
+    """2.7 (D32-D35): making and charging artefacts in friendly cities, handing them within a
+    hex (once a build each), leaving them and taking those lying in a hex."""
+    result = []
+    blocks = draft["blocks"]
+    bare = [bid for bid, blk in sorted(blocks.items())
+            if not blk.get("artefact") and can_carry(kind_of(blk["kind"]))]
+
+    def payable(hex_, cost):
+        return _cost_ok(draft, hex_, cost) and (not draft["setup"] or _setup_affordable(
+            state, seat, draft, cost, None, None, spare, uncovered))
+    if wanted in (None, "arm"):
+        made = {d["key"] for d in draft["dropped"]}
+        for key in artefact_pool(state, seat, blocks):
+            if key in made:
+                continue
+            cost = artefact_of(key).cost
+            for bid in bare:
+                if blocks[bid]["hex"] in cities and payable(blocks[bid]["hex"], cost):
+                    result.append({"type": "arm", "artefact": key, "block": bid})
+    carriers = [bid for bid, blk in sorted(blocks.items()) if blk.get("artefact")]
+    if wanted in (None, "charge"):
+        for bid in carriers:
+            art = blocks[bid]["artefact"]
+            item = artefact_of(art["key"])
+            if art["steps"] < item.max and blocks[bid]["hex"] in cities and \
+                    payable(blocks[bid]["hex"], item.cost):
+                result.append({"type": "charge", "block": bid})
+    if draft["setup"]:
+        return result
+    if wanted in (None, "hand"):
+        for bid in carriers:
+            if blocks[bid]["artefact"]["key"] in draft["handed"]:
+                continue
+            result += [{"type": "hand", "from": bid, "to": other} for other in bare
+                       if blocks[other]["hex"] == blocks[bid]["hex"]]
+    if wanted in (None, "drop"):
+        result += [{"type": "drop", "block": bid} for bid in carriers]
+    if wanted in (None, "take"):
+        mine = state["armies"][seat]
+        for bid in bare:
+            for art in state.get("lying", {}).get(blocks[bid]["hex"], ()):
+                if art["key"] not in draft["took"] and (
+                        artefact_of(art["key"]).army == mine
+                        or state["options"].get("capture_artefacts")):
+                    result.append({"type": "take", "block": bid, "artefact": art["key"]})
     return result
 
 
@@ -147,6 +215,7 @@ def decide(state: dict, seat: int, action: dict) -> None:
         k = kind_of(action["kind"])
         _pay(draft, action["hex"], k.cost)
         draft["new"] += 1
+        draft["bought"].append(f"new-{seat}-{draft['new']}")
         draft["blocks"][f"new-{seat}-{draft['new']}"] = {
             "owner": seat, "kind": k.key, "steps": 1, "hex": action["hex"], "known": False,
             "moved": False, "cast": False}
@@ -154,6 +223,7 @@ def decide(state: dict, seat: int, action: dict) -> None:
         blk = draft["blocks"][action["block"]]
         _pay(draft, blk["hex"], kind_of(blk["kind"]).cost)
         blk["steps"] += 1
+        draft["bought"].append(action["block"])
     elif kind_ == "combine":
         giver, taker = draft["blocks"][action["from"]], draft["blocks"][action["to"]]
         giver["steps"] -= 1
@@ -161,11 +231,48 @@ def decide(state: dict, seat: int, action: dict) -> None:
         draft["gave"].append(action["from"])
         draft["got"].append(action["to"])
         if giver["steps"] == 0:
-            del draft["blocks"][action["from"]]
+            _leave(draft, action["from"])
     elif kind_ == "disband":
-        del draft["blocks"][action["block"]]
+        _leave(draft, action["block"])
+    elif kind_ == "spend":                              # 2.6 (D34)
+        blk = draft["blocks"][action["block"]]
+        blk["steps"] -= 1
+        draft["gold"][blk["hex"]] += kind_of(blk["kind"]).cost
+        draft["spent"].append(action["block"])
+        if blk["steps"] == 0:
+            del draft["blocks"][action["block"]]
+    elif kind_ == "arm":                                # 2.7 (D32)
+        blk = draft["blocks"][action["block"]]
+        _pay(draft, blk["hex"], artefact_of(action["artefact"]).cost)
+        blk["artefact"] = {"key": action["artefact"], "steps": 1, "known": False}
+    elif kind_ == "charge":
+        blk = draft["blocks"][action["block"]]
+        _pay(draft, blk["hex"], artefact_of(blk["artefact"]["key"]).cost)
+        blk["artefact"]["steps"] += 1
+    elif kind_ == "hand":
+        art = draft["blocks"][action["from"]].pop("artefact")
+        draft["blocks"][action["to"]]["artefact"] = art
+        draft["handed"].append(art["key"])
+    elif kind_ == "drop":
+        _leave(draft, action["block"], keep=True)
+    elif kind_ == "take":
+        blk = draft["blocks"][action["block"]]
+        art = next(a for a in state["lying"][blk["hex"]] if a["key"] == action["artefact"])
+        blk["artefact"] = {"key": art["key"], "steps": art["steps"], "known": False}
+        draft["took"].append(art["key"])
     else:
         raise AssertionError(kind_)
+
+
+def _leave(draft: dict, bid: str, *, keep: bool = False) -> None:
+    """A block of the draft disbanded or combined away (``keep``: it stays, only its artefact
+    goes): its artefact is left lying in the hex (2.7 'povas esti forlasitaj', D35)."""
+    blk = draft["blocks"][bid]
+    art = blk.pop("artefact", None)
+    if art:
+        draft["dropped"].append({"hex": blk["hex"], "key": art["key"], "steps": art["steps"]})
+    if not keep:
+        del draft["blocks"][bid]
 
 
 def _pay(draft: dict, hex_: str, cost: int) -> None:
@@ -193,18 +300,31 @@ def reveal(state: dict) -> list[dict]:
         for bid in [b for b, blk in state["blocks"].items() if blk["owner"] == seat]:
             if bid not in draft["blocks"]:
                 remove(state, bid, killed=False)        # disbanded or combined away
+        for item in draft.get("took", ()):              # D35: taken from where it lay
+            for hex_, items in list(state["lying"].items()):
+                items[:] = [a for a in items if a["key"] != item]
+                if not items:
+                    del state["lying"][hex_]
+        for item in draft.get("dropped", ()):
+            lie(state, item["hex"], item)
         for bid, blk in sorted(draft["blocks"].items()):
             if bid.startswith("new-") and blk["kind"].startswith("chaos/"):
                 if blk["kind"] in chaos_taken:          # D27: one chaos block, first in order
                     if not draft["setup"]:
                         gold = draft["gold"]
                         gold[blk["hex"]] = gold.get(blk["hex"], 0) + blk["steps"] * kind_of(blk["kind"]).cost
+                    if blk.get("artefact"):
+                        lie(state, blk["hex"], blk["artefact"])
                     continue
                 chaos_taken.add(blk["kind"])
             if bid.startswith("new-"):
                 new_blocks.append(blk)
             else:
                 state["blocks"][bid]["steps"] = blk["steps"]
+                if blk.get("artefact"):
+                    state["blocks"][bid]["artefact"] = blk["artefact"]
+                else:
+                    state["blocks"][bid].pop("artefact", None)
         if not draft["setup"]:
             for hex_, gold in draft["gold"].items():
                 state["gold"][hex_] = gold

@@ -22,6 +22,7 @@ No spell removes an enemy block's last step (5.34); 1-step castles are immune (5
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ EXTRAS_FILE = Path(__file__).resolve().parent / "data" / "extras.json"
 
 NATIVE = ("forest", "mountain", "desert", "amphibian", "city")
 TRAITS = NATIVE + ("flyer", "castle", "wizard", "cleric", "chaos", "water", "hero", "haven",
-                   "lycanthrope")
+                   "lycanthrope", "treasure")
 EFFECTS = {"strike": {"dice", "fire"}, "storm": {"dice", "fire"}, "heal": {"steps"},
            "rout": set(), "teleport": {"range"}}
 LETTERS = ("A", "B", "C", "D")
@@ -62,7 +63,14 @@ class Kind:
 
     @property
     def rating(self) -> str:
+        if self.treasure:
+            return "-"
         return f"{self.letter}{'+' if self.wizard else self.fire}"
+
+    @property
+    def treasure(self) -> bool:
+        """2.6: silver or gold: carries gold, never fires (D31)."""
+        return "treasure" in self.traits
 
     @property
     def wizard(self) -> bool:
@@ -112,10 +120,14 @@ class Army:
 
 def _kind(army: str, raw: dict) -> Kind:
     where = f"army {army}, block {raw.get('kind')!r}"
+    traits = frozenset(raw.get("traits", []))
+    if "treasure" in traits:                            # 2.6: no combat rating (D31)
+        if raw.get("rating") != "-" or traits != {"treasure"}:
+            raise ContentError(f"{where}: treasure has the rating '-' and no other trait (2.6)")
+        raw = {**raw, "rating": "D1"}                   # letter D: the last turn of a round
     match = _RATING.match(str(raw.get("rating", "")))
     if not match:
         raise ContentError(f"{where}: rating must be a letter A-D and a hit number or '+'")
-    traits = frozenset(raw.get("traits", []))
     unknown = sorted(traits - set(TRAITS))
     if unknown:
         raise ContentError(f"{where}: unknown traits {unknown}")
@@ -130,7 +142,8 @@ def _kind(army: str, raw: dict) -> Kind:
     if raw.get("rites") and "cleric" not in traits:
         raise ContentError(f"{where}: only clerics know rites (2.36)")
     return Kind(f"{army}/{raw['kind']}", army, raw["name"], match.group(1),
-                0 if match.group(2) == "+" else int(match.group(2)), raw["max"], raw["move"],
+                0 if match.group(2) == "+" or "treasure" in traits else int(match.group(2)),
+                raw["max"], raw["move"],
                 raw["cost"], raw.get("count", 1), traits, tuple(raw.get("rites", ())))
 
 
@@ -185,6 +198,47 @@ class Extras:
     rites: dict                # key -> Spell (effect strike, storm, heal or rout)
     moon: tuple[str, ...]      # the phases, one a turn in a cycle
     moon_fire: dict            # phase -> change of a lycanthrope's hit number
+    treasure: tuple = ()       # 2.6: silver and gold (Kind, army "treasure"), any army's
+    artefacts: dict = dataclasses.field(default_factory=dict)  # army -> tuple of Artefact
+
+
+@dataclass(frozen=True)
+class Artefact:
+    """2.7: a magic weapon (``rating``: the carrier fires as it) or a magic artefact (the
+    carrier casts its army's battle spells up to ``level``); ``max`` charges, ``cost`` a charge."""
+
+    key: str          # "elves/starbow"
+    army: str         # its colours (footnote 5)
+    name: str
+    type: str         # "weapon" or "magic"
+    max: int
+    cost: int
+    letter: str = ""  # a weapon's rating
+    fire: int = 0
+    level: int = 0    # a magic artefact's highest spell level
+
+    @property
+    def rating(self) -> str:
+        return f"{self.letter}{self.fire}" if self.type == "weapon" else f"L{self.level}"
+
+
+def _artefact(army: str, raw: dict) -> Artefact:
+    where = f"artefact {army}/{raw.get('key')}"
+    if raw.get("type") == "weapon":
+        match = _RATING.match(str(raw.get("rating", "")))
+        if not match or match.group(2) == "+" or "level" in raw:
+            raise ContentError(f"{where}: a weapon has a rating (a letter and a hit number, 2.7)")
+        extra = {"letter": match.group(1), "fire": int(match.group(2))}
+    elif raw.get("type") == "magic":
+        if raw.get("level") not in (1, 2, 3) or "rating" in raw:
+            raise ContentError(f"{where}: a magic artefact has a spell level 1-3 (2.7)")
+        extra = {"level": raw["level"]}
+    else:
+        raise ContentError(f"{where}: type is 'weapon' or 'magic' (2.7)")
+    if not 1 <= raw.get("max", 0) <= 4 or raw.get("cost", 0) < 1:
+        raise ContentError(f"{where}: max 1-4 charges, cost >= 1")
+    return Artefact(f"{army}/{raw['key']}", army, raw["name"], raw["type"], raw["max"],
+                    raw["cost"], **extra)
 
 
 @lru_cache(maxsize=4)
@@ -211,7 +265,16 @@ def extras(path: str = str(EXTRAS_FILE)) -> Extras:
             raise ContentError(f"rite {raw['key']}: rites are battle acts (2.36)")
         rites[spell.key] = spell
     moon = data["moon"]
-    return Extras(chaos, expansion, rites, tuple(moon["phases"]), dict(moon["fire"]))
+    treasure = tuple(_kind("treasure", b) for b in data.get("treasure", {}).get("blocks", ()))
+    if any(not k.treasure for k in treasure):
+        raise ContentError("2.6: the treasure blocks are silver and gold, trait treasure")
+    artefacts = {army: tuple(_artefact(army, a) for a in items)
+                 for army, items in data.get("artefacts", {}).get("armies", {}).items()}
+    for army, items in artefacts.items():
+        if army not in armies() or len({a.key for a in items}) != len(items):
+            raise ContentError(f"artefacts of {army!r}: an army of armies.json, each once")
+    return Extras(chaos, expansion, rites, tuple(moon["phases"]), dict(moon["fire"]),
+                  treasure, artefacts)
 
 
 @lru_cache(maxsize=None)
@@ -219,7 +282,8 @@ def kind_of(key: str) -> Kind:
     """The block kind "army/kind" (or "chaos/kind")."""
     army, _, _ = key.partition("/")
     more = extras()
-    kinds = more.chaos if army == "chaos" else armies()[army].kinds + more.expansion.get(army, ())
+    kinds = (more.chaos if army == "chaos" else more.treasure if army == "treasure"
+             else armies()[army].kinds + more.expansion.get(army, ()))
     for kind in kinds:
         if kind.key == key:
             return kind
@@ -237,6 +301,16 @@ def spell_of(key: str) -> Spell:
     for spell in armies()[army].spells:
         if spell.key == key:
             return spell
+    raise KeyError(key)
+
+
+@lru_cache(maxsize=None)
+def artefact_of(key: str) -> Artefact:
+    """An artefact by key ("army/key")."""
+    army, _, _ = key.partition("/")
+    for item in extras().artefacts.get(army, ()):
+        if item.key == key:
+            return item
     raise KeyError(key)
 
 

@@ -7,7 +7,7 @@ names the new blocks), initiative (4.1), move (4.2), battle (5.1), build (6.0), 
 """
 from __future__ import annotations
 
-from . import battle, build
+from . import battle, build, scenarios
 from .board import board_of, distance
 from .content import army_keys, kind_of, spell_of, armies
 from .movement import destinations, is_port
@@ -26,8 +26,8 @@ def new_state(players: int, options: dict) -> dict:
             "dead": [[] for _ in range(players)], "order": [], "mover": 0,
             "initiative": {"rolls": {}, "tied": [], "rerolls": 0}, "drafts": {},
             "new_blocks": [], "forfeited": [], "points": [0] * players, "log": [],
-            "ports": {}, "port_use": {},
-            "scores": None, "end_reason": None}
+            "ports": {}, "port_use": {}, "lying": {},
+            "scores": None, "end_reason": None, "scenario": None}
 
 
 # -- chance ------------------------------------------------------------------------------------
@@ -35,6 +35,8 @@ def new_state(players: int, options: dict) -> dict:
 def chance_spec(state: dict) -> dict | None:
     """The dice, draw or shuffle due now, if any."""
     phase = state["phase"]
+    if state.get("scenario") is not None and phase in ("deal", "move"):
+        return scenarios.chance_spec(state)             # 7.3, 7.4: who chooses; 7.3: Kuraco
     if phase == "deal":
         if state["options"]["armies"] == "" and state["armies"][0] is None:
             return {"kind": "choice", "n": len(army_keys()), "k": state["players"]}
@@ -43,7 +45,7 @@ def chance_spec(state: dict) -> dict | None:
         return None
     if phase == "ids":
         return {"kind": "shuffle", "n": len(state["new_blocks"])}
-    if phase == "initiative":
+    if phase == "initiative" and scenarios.fixed_order(state) is None:
         return {"kind": "dice", "count": 2 * len(state["initiative"]["tied"]), "sides": 6}
     if phase == "battle" and state["battle"] is not None:
         return battle.chance_spec(state)
@@ -53,7 +55,9 @@ def chance_spec(state: dict) -> dict | None:
 def chance_outcome(state: dict, outcome: list) -> None:
     """Apply the outcome of the due chance node (mutates ``state``), then advance."""
     phase = state["phase"]
-    if phase == "deal":
+    if state.get("scenario") is not None and phase in ("deal", "move"):
+        scenarios.chance_outcome(state, outcome)
+    elif phase == "deal":
         if state["options"]["armies"] == "" and state["armies"][0] is None:
             keys = army_keys()
             state["armies"] = [keys[i] for i in outcome]
@@ -101,14 +105,19 @@ def _initiative_rolled(state: dict, dice: list[int]) -> None:
     first = tied[0]
     live = live_seats(state)
     start = live.index(first)
-    state["order"] = live[start:] + live[:start]       # 4.2: clockwise from Player 1
+    _begin_moves(state, live[start:] + live[:start])   # 4.2: clockwise from Player 1
+    _log(state, {"initiative": state["order"], "rolls": dict(ini["rolls"])})
+
+
+def _begin_moves(state: dict, order: list[int]) -> None:
+    """The move phase begins in ``order`` (Player 1 first)."""
+    state["order"] = order
     state["mover"] = 0
     b = board(state)                                    # 4.8: ports friendly as moves begin
     state["ports"] = {str(s): [h for h in sorted(b.cities) if is_port(b, h)
-                               and controller(state, h) == s] for s in live}
+                               and controller(state, h) == s] for s in live_seats(state)}
     state["port_use"] = {}
     state["phase"] = "move"
-    _log(state, {"initiative": state["order"], "rolls": dict(ini["rolls"])})
 
 
 def _log(state: dict, entry: dict) -> None:
@@ -121,10 +130,12 @@ def _log(state: dict, entry: dict) -> None:
 def acting_seats(state: dict) -> list[int]:
     """The seats that must act now (several in the simultaneous recruit and build)."""
     phase = state["phase"]
-    if phase in ("recruit", "build"):
+    if phase in ("recruit", "build", "place"):
         return build.waiting(state)
+    if phase == "choose":
+        return scenarios.choosing_seats(state)
     if phase == "move":
-        return [state["order"][state["mover"]]]
+        return [] if scenarios.heal_pending(state) else [state["order"][state["mover"]]]
     if phase == "battle" and state["battle"] is not None:
         seat = battle.acting_seat(state)
         return [] if seat is None else [seat]
@@ -139,7 +150,11 @@ def options_for(state: dict, seat: int, action: dict | None = None) -> list[dict
     if seat not in acting_seats(state):
         return []
     if phase in ("recruit", "build"):
-        return build.options(state, seat, action)
+        found = build.options(state, seat, action)
+        return found if state.get("scenario") is None else scenarios.restrict_build(state, seat,
+                                                                                     found)
+    if phase in scenarios.PHASES:
+        return scenarios.options(state, seat)
     if phase == "move":
         block = action.get("block") if isinstance(action, dict) and action.get("type") in (
             "move", "cast") else None
@@ -158,6 +173,8 @@ def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:
         for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat):
             found[bid] = [{"type": "move", "block": bid, **move} for move in destinations(state, bid)]
             found[bid] += _move_spells(state, bid)
+        if state.get("scenario") is not None:
+            scenarios.restrict_moves(state, seat, found)    # 7.1, 7.2, 7.3
         _MOVES.update(key=key, state=state, options=found)
     blocks = [only] if only is not None else sorted(found)
     result = [dict(a) for bid in blocks for a in found.get(bid, ())]
@@ -225,6 +242,8 @@ def decide(state: dict, seat: int, action: dict) -> None:
     phase = state["phase"]
     if phase in ("recruit", "build"):
         build.decide(state, seat, action)
+    elif phase in scenarios.PHASES:
+        scenarios.decide(state, seat, action)
     elif phase == "move":
         _move_decision(state, seat, action)
     else:
@@ -238,7 +257,10 @@ def _move_decision(state: dict, seat: int, action: dict) -> None:
         state["mover"] += 1
         return
     if kind_ == "cast":
-        _move_spell(state, action)
+        if scenarios.is_heal(action):
+            scenarios.cast_heal(state, action)          # 7.3: Kuraco
+        else:
+            _move_spell(state, action)
         return
     bid, to = action["block"], action["to"]
     blk = state["blocks"][bid]
@@ -312,6 +334,10 @@ def _step(state: dict) -> bool:
     if len(live_seats(state)) <= 1 and phase != "deal":
         _end(state, "last army standing")
         return True
+    if phase == "deal" and state["options"].get("scenario"):
+        return scenarios.deal_step(state)
+    if phase == "choose":
+        return False                                    # a seat picks (7.3, 7.4)
     if phase == "deal":
         if state["maps"] and state["armies"][0] is not None:
             build.open_drafts(state, setup=True)
@@ -319,7 +345,7 @@ def _step(state: dict) -> bool:
             return True
         _fixed_deal(state)
         return chance_spec(state) is None and bool(state["maps"]) and state["armies"][0] is not None
-    if phase in ("recruit", "build"):
+    if phase in ("recruit", "build", "place"):
         if not build.all_done(state):
             return False
         state["new_blocks"] = build.reveal(state)
@@ -338,7 +364,12 @@ def _step(state: dict) -> bool:
             _start_turn(state)
         return True
     if phase == "initiative":
-        return False
+        order = scenarios.fixed_order(state)            # 7.1, 7.2: no initiative roll
+        if order is None:
+            return False
+        _begin_moves(state, order)
+        _log(state, {"initiative": order, "fixed": True})
+        return True
     if phase == "move":
         return _move_step(state)
     if phase == "battle":
@@ -365,6 +396,8 @@ def _start_turn(state: dict) -> None:
 
 def _move_step(state: dict) -> bool:
     """Skip movers with nothing to do but end the move; after the last, the battles."""
+    if scenarios.heal_pending(state):
+        return False                                    # 7.3: Kuraco's die is due
     while state["mover"] < len(state["order"]):
         seat = state["order"][state["mover"]]
         if seat in state["forfeited"] or not _can_move(state, seat):
@@ -380,6 +413,10 @@ def _move_step(state: dict) -> bool:
 def _battle_step(state: dict) -> bool:
     if state["battle"] is not None:
         return False
+    reason = scenarios.verdict(state, "battle") if state.get("scenario") else None
+    if reason is not None:                              # 7.1, 7.2, 7.4: a castle fell
+        _end(state, reason)
+        return True
     while state["queue"]:
         hex_ = state["queue"].pop(0)
         owners = {state["blocks"][b]["owner"] for b in state["at"].get(hex_, [])}
@@ -406,7 +443,10 @@ def _start_build(state: dict) -> None:
             blk = state["blocks"][bid]
             if kind_of(blk["kind"]).wizard and blk["steps"] < kind_of(blk["kind"]).max:
                 blk["steps"] += 1
-    build.open_drafts(state, setup=False)
+    if state.get("scenario") is None or scenarios.build_phase(state):
+        build.open_drafts(state, setup=False)
+    else:
+        state["drafts"] = {}                            # 7.3: nobody builds
     state["phase"] = "build"
 
 
@@ -414,6 +454,8 @@ def victory_gold(state: dict) -> int:
     """1.23: 15 gold of cities wins a two-player game on two maps, 30 on four (7.5 a map);
     with more players only the turn limit ends the game (0)."""
     value = state["options"]["victory_gold"]
+    if state.get("scenario") is not None:
+        return 0                                        # 7.1-7.4: their own victories
     if value >= 0:
         return value
     return (15 * len(state["maps"])) // 2 if state["players"] == 2 else 0
@@ -421,6 +463,10 @@ def victory_gold(state: dict) -> int:
 
 def _end_of_turn(state: dict) -> None:
     """1.23: a seat holding the victory gold wins; the turn limit ends the game."""
+    reason = scenarios.verdict(state, "turn") if state.get("scenario") else None
+    if reason is not None:
+        _end(state, reason)
+        return
     target = victory_gold(state)
     if target:
         winners = [s for s in live_seats(state) if city_gold(state, s) >= target]
@@ -436,7 +482,9 @@ def _end_of_turn(state: dict) -> None:
 def _end(state: dict, reason: str) -> None:
     """Scores: the gold of the cities each seat holds (1.23), or the points gathered at every
     build when the option asks for them."""
-    if state["options"]["scoring"] == "accumulated":
+    if state.get("scenario") is not None:
+        state["scores"] = scenarios.scores(state, reason)
+    elif state["options"]["scoring"] == "accumulated":
         state["scores"] = list(state["points"])
     else:
         state["scores"] = [0 if s in state["forfeited"] else city_gold(state, s)

@@ -9,7 +9,7 @@ kinds lost for good, 2.24] per seat].
 from __future__ import annotations
 
 from .board import Board, board_of
-from .content import armies, extras, kind_of
+from .content import armies, artefact_of, extras, kind_of
 
 
 def board(state: dict) -> Board:
@@ -77,18 +77,53 @@ def pool(state: dict, seat: int, blocks: dict | None = None) -> dict[str, int]:
     if army is None:
         return {}
     blocks = state["blocks"] if blocks is None else blocks
-    left = {k.key: k.count for k in armies()[army].kinds}
+    from .scenarios import base_pool                   # 7.1, 7.4 (scenarios imports this module)
+    left = base_pool(state, seat)
+    if left is None:
+        left = {k.key: k.count for k in armies()[army].kinds}
     if state["options"].get("expansion"):              # footnote 3: Heroes & Treasures
         more = extras()
         left.update({k.key: k.count for k in more.expansion.get(army, ())})
         taken = {b["kind"] for b in state["blocks"].values() if b["owner"] != seat}
         left.update({k.key: 1 for k in more.chaos if k.key not in taken})
+        left.update({k.key: k.count for k in more.treasure})   # 2.6, D30
     for b in blocks.values():
         if b["owner"] == seat and b["kind"] in left:
             left[b["kind"]] -= 1
     for kind in state["dead"][seat]:
         left[kind] = left.get(kind, 0) - 1
     return {k: n for k, n in left.items() if n > 0}
+
+
+def artefacts_in_play(state: dict, blocks: dict | None = None) -> set[str]:
+    """2.7: the artefacts on the board: carried by a block (of the state, and of ``blocks``, a
+    draft's) or lying in a hex."""
+    found = {b["artefact"]["key"] for b in state["blocks"].values() if b.get("artefact")}
+    if blocks is not None:
+        found |= {b["artefact"]["key"] for b in blocks.values() if b.get("artefact")}
+    found |= {a["key"] for items in state.get("lying", {}).values() for a in items}
+    return found
+
+
+def artefact_pool(state: dict, seat: int, blocks: dict | None = None) -> list[str]:
+    """2.7 (D32): the artefacts of ``seat``'s army not on the board (a destroyed one may be
+    made again, as an eliminated block may be built again)."""
+    army = state["armies"][seat]
+    if not state["options"].get("expansion") or army is None:
+        return []
+    used = artefacts_in_play(state, blocks)
+    return [a.key for a in extras().artefacts.get(army, ()) if a.key not in used]
+
+
+def can_carry(kind) -> bool:
+    """2.7: 'militunuo': any block but treasure carries an artefact (D33)."""
+    return not kind.treasure
+
+
+def captured(state: dict, blk: dict) -> bool:
+    """Footnote 5: a block carries an artefact of another army's colours."""
+    art = blk.get("artefact")
+    return bool(art) and artefact_of(art["key"]).army != state["armies"][blk["owner"]]
 
 
 def fire_number(state: dict, bid: str) -> int:
@@ -131,9 +166,27 @@ def place(state: dict, bid: str, hex_: str | None) -> None:
 
 def remove(state: dict, bid: str, *, killed: bool = True) -> None:
     """A block eliminated (5.4) or disbanded (6.5): off the board, back to its army's pool; a
-    killed wizard is lost for good (2.24)."""
+    killed wizard is lost for good (2.24). Its artefact is destroyed with it (2.7), or with
+    footnote 5's option lies in the hex for the victor to take (D35)."""
     block = state["blocks"][bid]
+    art = block.get("artefact")
+    if art and killed and block["hex"] is not None and state["options"].get("capture_artefacts"):
+        lie(state, block["hex"], art)
     place(state, bid, None)
     del state["blocks"][bid]
-    if killed and kind_of(block["kind"]).wizard:
-        state["dead"][block["owner"]].append(block["kind"])
+    if killed and (kind_of(block["kind"]).wizard
+                   or (state.get("scenario") and _lost_for_good(state))):
+        state["dead"][block["owner"]].append(block["kind"])     # 2.24; 7.2: every block
+
+
+def _lost_for_good(state: dict) -> bool:
+    from .scenarios import lost_for_good               # scenarios imports this module
+    return lost_for_good(state)
+
+
+def lie(state: dict, hex_: str, art: dict) -> None:
+    """An artefact left in ``hex_`` (abandoned, 2.7, or its carrier killed, footnote 5): public,
+    until a block takes it (D35)."""
+    items = state.setdefault("lying", {}).setdefault(hex_, [])
+    items.append({"key": art["key"], "steps": art["steps"]})
+    items.sort(key=lambda a: a["key"])

@@ -1,7 +1,9 @@
 """The games under conformance test, and shared playouts.
 
 Every ruleset in ``registry.builtin()`` is tested, plus the test-only Oracle game (registered
-as "test-oracle" while a conformance test runs). The registry is read at collection time but guarded: if a game module
+as "test-oracle" while a conformance test runs). A ruleset with a ``conformance_options()`` hook
+(a static method returning option dicts, e.g. Wizard Kings' scenarios) is also played with each
+of those options: a "case" is a game with one option set, its key "name[option=value,...]". The registry is read at collection time but guarded: if a game module
 fails to import, the suite still collects, the other games are still tested, and the broken
 module shows as a pseudo game "<module> failed to import" whose every test fails.
 """
@@ -20,7 +22,7 @@ from games.engine import chance, registry
 from games.engine.bots import RandomBot
 from games.engine.log import (GENESIS, Folder, canonical_json, created_payload, evidence_text, seal,
                               validate)
-from games.engine.protocol import Chance, Ended, Event, IllegalAction, Ruleset, ToAct
+from games.engine.protocol import Chance, Ended, Event, IllegalAction, InvalidOptions, Ruleset, ToAct
 from games.engine.runner import hello_message, playout
 
 from .oracle_game import ORACLE
@@ -85,6 +87,51 @@ def ruleset(request) -> Ruleset:
     return ruleset_named(request.param)
 
 
+def case_key(name: str, options: dict | None) -> str:
+    if not options:
+        return name
+    return f"{name}[{','.join(f'{k}={v}' for k, v in sorted(options.items()))}]"
+
+
+def _variants(name: str) -> list[dict]:
+    hook = getattr(BUILTIN.get(name), "conformance_options", None)
+    return [dict(options) for options in hook()] if hook else []
+
+
+CASES = {case_key(n, o): (n, o) for n in GAME_NAMES for o in [None, *_variants(n)]}
+
+
+@dataclass
+class Case:
+    """A game under test with one option set (None: the defaults)."""
+
+    key: str
+    name: str
+    options: dict | None
+    ruleset: Ruleset
+
+    @property
+    def counts(self) -> list[int]:
+        return case_player_counts(self.key)
+
+    @property
+    def playouts(self) -> int:
+        return PLAYOUTS if self.options is None else VARIANT_PLAYOUTS
+
+    def bound(self, players: int) -> int:
+        return event_bound(self.ruleset, players, self.options)
+
+
+def case_named(key: str) -> Case:
+    name, options = CASES[key]
+    return Case(key, name, options, ruleset_named(name))
+
+
+@pytest.fixture(params=list(CASES))
+def case(request) -> Case:
+    return case_named(request.param)
+
+
 # -- bounds and playouts -------------------------------------------------------------------------
 # The longest log (records, match_created and match_ended included) a match may write. A game
 # states its own bound with a ``max_events(players, options)`` hook, or is listed here.
@@ -95,6 +142,7 @@ EVENT_BOUNDS = {
 }
 DEFAULT_EVENT_BOUND = 20_000  # a game neither listed nor with a max_events hook
 PLAYOUTS = 200
+VARIANT_PLAYOUTS = 12  # a variant (conformance_options) is played less: its rules are mostly the game's
 EPOCH = "1970-01-01T00:00:00+00:00"  # the time of every record: logs depend only on seeds
 KEPT = 8  # playouts whose whole log is kept (the others leave a Summary)
 
@@ -106,6 +154,24 @@ def event_bound(ruleset: Ruleset, players: int, options: dict | None = None) -> 
 
 def player_counts(ruleset: Ruleset) -> list[int]:
     return list(range(ruleset.spec.min_players, ruleset.spec.max_players + 1))
+
+
+@lru_cache(maxsize=None)
+def case_player_counts(key: str) -> list[int]:
+    """The player counts a case can be set up for (a variant may fix the count)."""
+    name, options = CASES[key]
+    ruleset = ruleset_named(name)
+    if options is None:
+        return player_counts(ruleset)
+    counts = []
+    for players in player_counts(ruleset):
+        try:
+            ruleset.setup(players, ruleset.options(options))
+        except InvalidOptions:
+            continue
+        counts.append(players)
+    assert counts, f"{key}: no player count can be set up"
+    return counts
 
 
 def seed_for(index: int, salt: str = "") -> bytes:
@@ -130,13 +196,13 @@ class Summary:
     records: list | None  # the whole log for the first KEPT playouts
 
 
-def _play_one(name: str, index: int) -> Summary:
-    """Playout number ``index`` of game ``name`` with games.engine.runner.playout, validated."""
-    ruleset = ruleset_named(name)
-    counts = player_counts(ruleset)
-    players, seed, match_id = counts[index % len(counts)], seed_for(index), f"m{index}"
-    records = playout(ruleset, players, seed=seed, bot_seed=index, match_id=match_id,
-                      max_events=event_bound(ruleset, players))
+def _play_one(key: str, index: int) -> Summary:
+    """Playout number ``index`` of case ``key`` with games.engine.runner.playout, validated."""
+    case = case_named(key)
+    counts = case.counts
+    players, seed, match_id = counts[index % len(counts)], seed_for(index, case_salt(key)), f"m{index}"
+    records = playout(case.ruleset, players, seed=seed, bot_seed=index, match_id=match_id,
+                      options=case.options, max_events=case.bound(players))
     kinds: dict[str, int] = {}
     for record in records:
         kinds[record["kind"]] = kinds.get(record["kind"], 0) + 1
@@ -145,6 +211,12 @@ def _play_one(name: str, index: int) -> Summary:
                    records[-1]["hash"], hashlib.sha256(canonical_json(chances).encode()).hexdigest(),
                    validate(records, get_ruleset=get_ruleset).to_json(),
                    records if index < KEPT else None)
+
+
+def case_salt(key: str) -> str:
+    """The defaults keep their seeds; a variant's playouts get their own."""
+    name, options = CASES[key]
+    return "" if options is None else key
 
 
 def _play_one_safely(args):
@@ -156,9 +228,11 @@ def _play_one_safely(args):
 
 @lru_cache(maxsize=None)
 def playouts(name: str) -> tuple[Summary, ...]:
-    """``PLAYOUTS`` random playouts of game ``name``, player counts cycling through the game's
-    range, played by two processes (the suite must stay near a minute on two cores)."""
-    jobs = [(name, index) for index in range(PLAYOUTS)]
+    """``PLAYOUTS`` random playouts of case ``name`` (a game, or a game with a variant's
+    options: ``VARIANT_PLAYOUTS``), player counts cycling through the case's range, played by
+    two processes (the suite must stay near a minute on two cores)."""
+    total = case_named(name).playouts
+    jobs = [(name, index) for index in range(total)]
     try:
         with multiprocessing.get_context("fork").Pool(2) as pool:
             results = pool.map(_play_one_safely, jobs, chunksize=4)
@@ -166,7 +240,7 @@ def playouts(name: str) -> tuple[Summary, ...]:
         results = [_play_one_safely(job) for job in jobs]
     failures = [r for r in results if isinstance(r, str)]
     if failures:
-        pytest.fail(f"{len(failures)} of {PLAYOUTS} playouts of {name} crashed; the first:\n{failures[0]}")
+        pytest.fail(f"{len(failures)} of {total} playouts of {name} crashed; the first:\n{failures[0]}")
     return tuple(results)
 
 
@@ -182,14 +256,15 @@ class Driven:
 
 
 def drive(ruleset: Ruleset, players: int, *, seed: bytes, bot_seed: int = 0, match_id: str = "d",
-          resign: dict[int, int] | None = None, max_events: int | None = None) -> Driven:
+          resign: dict[int, int] | None = None, max_events: int | None = None,
+          options: dict | None = None) -> Driven:
     """Play like games.engine.runner.playout with random bots, but one event at a time (asking
     ``next`` again after every event) and keeping every live state.
 
     ``resign`` maps a seq to a seat that resigns (a forfeit event) at that seq, unless the game
     has ended by then."""
     resign = dict(resign or {})
-    options = ruleset.options(None)
+    raw_options, options = options, ruleset.options(options)
     bots = {s: RandomBot(ruleset, bot_seed * 1000 + s) for s in range(players)}
     for seat, bot in bots.items():
         bot.hello(hello_message(ruleset, options, players, seat))
@@ -199,7 +274,7 @@ def drive(ruleset: Ruleset, players: int, *, seed: bytes, bot_seed: int = 0, mat
     first = ruleset.setup(players, options)
     driven = Driven([seal(match=match_id, seq=0, kind="match_created", seat=None, payload=payload,
                           time=EPOCH, prev_hash=GENESIS)], [first], [encoded(ruleset, first)])
-    bound = max_events or event_bound(ruleset, players)
+    bound = max_events or event_bound(ruleset, players, raw_options)
 
     def write(kind, seat, body):
         records, state = driven.records, driven.states[-1]
@@ -252,14 +327,16 @@ def fold(records: list[dict], *, seed: bytes | None = None):
 
 @lru_cache(maxsize=None)
 def detailed(name: str) -> tuple:
-    """Playouts re-played by ``drive`` to keep their live states, one per player count (the
-    first playouts cycle through the counts); every other one has a seat resign half-way.
-    Each is (summary, driven); without a resignation ``driven.records`` is the runner's log."""
-    ruleset = ruleset_named(name)
+    """Playouts of case ``name`` re-played by ``drive`` to keep their live states, one per
+    player count (the first playouts cycle through the counts), at least two; every other one
+    has a seat resign half-way. Each is (summary, driven); without a resignation
+    ``driven.records`` is the runner's log."""
+    case = case_named(name)
     games = []
-    for summary in playouts(name)[:len(player_counts(ruleset))]:
+    count = len(case.counts) if case.options is None else max(2, len(case.counts))
+    for summary in playouts(name)[:count]:
         resign = {summary.events // 2: summary.index % summary.players} if summary.index % 2 else None
-        games.append((summary, drive(ruleset, summary.players, seed=summary.seed,
+        games.append((summary, drive(case.ruleset, summary.players, seed=summary.seed,
                                      bot_seed=summary.bot_seed, match_id=summary.match_id,
-                                     resign=resign)))
+                                     resign=resign, options=case.options)))
     return tuple(games)

@@ -4,6 +4,9 @@ Hooks a game may (or, where said, must) provide, beyond the engine contract:
 
 - ``max_events(players, options) -> int``: the longest log (records, envelope included) a match
   can write; otherwise the game's bound is listed in conftest.EVENT_BOUNDS.
+- ``conformance_options() -> list[dict]``: option sets (variants) to play besides the defaults;
+  the tests taking ``case`` run once per game and once per variant (conftest.Case), with fewer
+  playouts for a variant.
 - ``hidden_items(state, seat) -> set[str]``: REQUIRED of every game with
   ``spec.hidden_information``. For a seat, the facts it knows privately (its cards, its pending
   secret choice, what it peeked at); for ``None``, the facts nobody knows (the deck order). Each is
@@ -29,8 +32,8 @@ from games.engine.protocol import (Chance, Ended, GameSpec, IllegalAction, Inval
                                    ToAct, options_schema)
 from games.engine.runner import playout
 
-from .conftest import (PLAYOUTS, detailed, drive, encoded, event_bound, fold, get_ruleset,
-                       player_counts, playouts, seed_for)
+from .conftest import (detailed, drive, encoded, fold, get_ruleset, player_counts, playouts,
+                       seed_for)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,12 +69,12 @@ def test_spec_and_options_are_sound(ruleset):
 
 
 # -- 1. random playouts end within a bound -----------------------------------------------------------
-def test_1_random_playouts_end_within_the_bound(ruleset):
-    games = playouts(name(ruleset))
-    assert len(games) == PLAYOUTS
-    assert {game.players for game in games} == set(player_counts(ruleset))
+def test_1_random_playouts_end_within_the_bound(case):
+    games = playouts(case.key)
+    assert len(games) == case.playouts
+    assert {game.players for game in games} == set(case.counts)
     for game in games:
-        bound = event_bound(ruleset, game.players)
+        bound = case.bound(game.players)
         where = f"playout {game.index} ({game.players} players)"
         assert game.last_kind == "match_ended", where
         assert game.kinds["match_ended"] == 1, where
@@ -116,10 +119,11 @@ def expect_refused(ruleset, state, seat, action, why, where):
     pytest.fail(f"{where}: check accepted {action!r} for seat {seat!r} ({why})")
 
 
-def test_2_legal_actions_pass_check_and_mutations_are_refused(ruleset):
+def test_2_legal_actions_pass_check_and_mutations_are_refused(case):
+    ruleset = case.ruleset
     rng = random.Random(2)
     decisions = 0
-    for summary, driven in detailed(name(ruleset)):
+    for summary, driven in detailed(case.key):
         players = summary.players
         closely = set(sample_steps(driven.states, rng))
         for seq, state in enumerate(driven.states):
@@ -168,8 +172,9 @@ def sample_steps(states: list, rng: random.Random, limit: int = 150) -> list[int
 
 
 # -- 3. the fold of the exported log is the live state ----------------------------------------------
-def test_3_the_fold_of_the_exported_log_equals_the_live_state_at_every_step(ruleset):
-    for summary, driven in detailed(name(ruleset)):
+def test_3_the_fold_of_the_exported_log_equals_the_live_state_at_every_step(case):
+    ruleset = case.ruleset
+    for summary, driven in detailed(case.key):
         if summary.index % 2 == 0:  # no resignation: drive wrote what the runner wrote
             assert driven.records == summary.records, "drive and runner.playout disagree"
         exported = [json.dumps(record) for record in driven.records]
@@ -181,16 +186,18 @@ def test_3_the_fold_of_the_exported_log_equals_the_live_state_at_every_step(rule
                 f"playout {summary.index}: the fold differs from the live state at seq {record['seq']}")
 
 
-def test_3_apply_never_changes_the_state_it_is_given(ruleset):
-    for summary, driven in detailed(name(ruleset)):
+def test_3_apply_never_changes_the_state_it_is_given(case):
+    ruleset = case.ruleset
+    for summary, driven in detailed(case.key):
         for seq, (state, when_made) in enumerate(zip(driven.states, driven.encodings, strict=True)):
             assert encoded(ruleset, state) == when_made, (
                 f"playout {summary.index}: the state after seq {seq} changed later (apply mutates)")
 
 
 # -- 4. encode/decode round trip ---------------------------------------------------------------------
-def test_4_encode_decode_round_trips_at_every_step(ruleset):
-    for summary, driven in detailed(name(ruleset)):
+def test_4_encode_decode_round_trips_at_every_step(case):
+    ruleset = case.ruleset
+    for summary, driven in detailed(case.key):
         for seq, state in enumerate(driven.states):
             where = f"playout {summary.index}, after seq {seq}"
             data = ruleset.encode(state)
@@ -206,12 +213,14 @@ def test_4_encode_decode_round_trips_at_every_step(ruleset):
 
 
 # -- 5. seeds decide the log -------------------------------------------------------------------------
-def test_5_same_seeds_give_the_same_log_and_other_seeds_another(ruleset):
-    games = playouts(name(ruleset))
+def test_5_same_seeds_give_the_same_log_and_other_seeds_another(case):
+    ruleset = case.ruleset
+    games = playouts(case.key)
     for game in games[:3]:
         def replay(seed):
             return playout(ruleset, game.players, seed=seed, bot_seed=game.bot_seed,
-                           match_id=game.match_id, max_events=event_bound(ruleset, game.players))
+                           match_id=game.match_id, options=case.options,
+                           max_events=case.bound(game.players))
         again = replay(game.seed)
         assert again == game.records, f"playout {game.index} is not repeatable"
         other = replay(seed_for(game.index, "another seed"))
@@ -228,13 +237,14 @@ def test_5_same_seeds_give_the_same_log_and_other_seeds_another(ruleset):
 SHUFFLE_KINDS = ("shuffle", "choice")
 
 
-def test_6_views_show_nothing_another_seat_or_nobody_holds(ruleset):
+def test_6_views_show_nothing_another_seat_or_nobody_holds(case):
+    ruleset = case.ruleset
     hook = getattr(ruleset, "hidden_items", None)
     if ruleset.spec.hidden_information:
         assert hook is not None, (f"{name(ruleset)} has hidden information but no hidden_items(state, "
                                   f"seat) hook: the conformance suite cannot check its views")
     rng = random.Random(6)
-    for summary, driven in detailed(name(ruleset)):
+    for summary, driven in detailed(case.key):
         seats = list(range(summary.players))
         # every step of a game with hidden information; a sample of a long public one
         steps = range(len(driven.states))
@@ -318,8 +328,8 @@ def test_7_every_module_under_games_imports_without_django():
 
 
 # -- 8. every playout log validates --------------------------------------------------------------------
-def test_8_every_playout_log_validates_ended_and_chance_verified(ruleset):
-    for game in playouts(name(ruleset)):
+def test_8_every_playout_log_validates_ended_and_chance_verified(case):
+    for game in playouts(case.key):
         report = game.report
         assert report["ok"], f"playout {game.index}: seq {report['first_bad_seq']}: {report['reason']}"
         assert report["ended"] and report["chance_verified"], f"playout {game.index}: {report}"
@@ -327,17 +337,18 @@ def test_8_every_playout_log_validates_ended_and_chance_verified(ruleset):
 
 
 # -- forfeits --------------------------------------------------------------------------------------------
-def test_a_seat_that_resigns_leaves_a_valid_log_and_places_last(ruleset):
+def test_a_seat_that_resigns_leaves_a_valid_log_and_places_last(case):
     """A resignation (a forfeit at any moment, whoever is to act) at the half-way point of the
     detailed playouts, and at the first event and 3 random ones of two more playouts."""
+    ruleset = case.ruleset
     rng = random.Random(9)
-    matches = [(s, d) for s, d in detailed(name(ruleset)) if s.index % 2]
-    for summary, _ in detailed(name(ruleset))[:2]:
+    matches = [(s, d) for s, d in detailed(case.key) if s.index % 2]
+    for summary, _ in detailed(case.key)[:2]:
         for seq in {1, *rng.sample(range(1, summary.events - 1), min(3, summary.events - 2))}:
             seat = rng.randrange(summary.players)
             matches.append((summary, drive(ruleset, summary.players, seed=summary.seed,
                                            bot_seed=summary.bot_seed, match_id=summary.match_id,
-                                           resign={seq: seat})))
+                                           resign={seq: seat}, options=case.options)))
     for summary, driven in matches:
         records = driven.records
         where = f"playout {summary.index} with a resignation"
@@ -345,7 +356,7 @@ def test_a_seat_that_resigns_leaves_a_valid_log_and_places_last(ruleset):
         assert forfeits, f"{where}: the resignation was not written"
         report = validate(records, get_ruleset=get_ruleset)
         assert report.ok and report.ended, f"{where}: {report.to_json()}"
-        assert len(records) <= event_bound(ruleset, summary.players), where
+        assert len(records) <= case.bound(summary.players), where
         placings = records[-1]["payload"]["result"]["placings"]
         seat = forfeits[0]["seat"]
         assert placings[seat] == max(placings), f"{where}: resigned seat {seat} placed {placings}"
@@ -367,10 +378,10 @@ class GarbageOnce(RandomBot):
         return super().act(message)
 
 
-def test_garbage_from_a_bot_becomes_a_forfeit_and_the_match_goes_on(ruleset):
+def test_garbage_from_a_bot_becomes_a_forfeit_and_the_match_goes_on(case):
     """games.engine.runner: an illegal answer is recorded as a forfeit, the match goes on to
     its end, and the log validates (also when the forfeit closes a simultaneous choice)."""
-    counts = player_counts(ruleset)
+    ruleset, counts = case.ruleset, case.counts
     for players in sorted({counts[0], counts[-1]}):
         for seat in sorted({0, players - 1}):
             for at in range(3):
@@ -379,7 +390,7 @@ def test_garbage_from_a_bot_becomes_a_forfeit_and_the_match_goes_on(ruleset):
                 where = f"{players} players, seat {seat} sends garbage at its request {at}"
                 try:
                     records = playout(ruleset, players, seed=seed_for(at, "garbage"), bots=bots,
-                                      max_events=event_bound(ruleset, players))
+                                      options=case.options, max_events=case.bound(players))
                 except Exception:
                     pytest.fail(f"{where}: the runner crashed:\n{traceback.format_exc()}")
                 report = validate(records, get_ruleset=get_ruleset)

@@ -59,7 +59,8 @@
     if (full && full.blocks) {
       return Object.keys(full.blocks).sort().map(function (id) {
         var b = full.blocks[id];
-        return {id: id, owner: b.owner, hex: b.hex, moved: b.moved, kind: b.kind, steps: b.steps, known: b.known, cast: b.cast};
+        return {id: id, owner: b.owner, hex: b.hex, moved: b.moved, kind: b.kind, steps: b.steps, known: b.known, cast: b.cast,
+                armed: !!b.artefact, artefact: b.artefact};
       });
     }
     return view.blocks || [];
@@ -89,10 +90,18 @@
     var info = revealed ? ownKind(view, b.kind) : null;
     var tip = b.id + " of " + seatName(ctx, b.owner) + (revealed ? ": " + (info ? info.name + " " + info.rating : short(b.kind)) +
               (typeof b.steps === "number" ? ", " + plural(b.steps, "step") + (info ? " of " + info.max : "") : "") : ", face down") +
-              (b.moved ? ", moved this turn" : "") + (b.cast ? ", cast a spell" : "") + (draft ? " (planned)" : "");
+              (b.moved ? ", moved this turn" : "") + (b.cast ? ", cast a spell" : "") + (draft ? " (planned)" : "") +
+              (b.artefact ? ", carries " + short(b.artefact.key) + (typeof b.artefact.steps === "number" ?
+                 " (" + plural(b.artefact.steps, "charge") + ")" : "") : b.armed ? ", carries an artefact" : "");
     el(g, "title", {}, tip);
     el(g, "rect", {x: x, y: y, width: s, height: s, rx: s / 7, fill: revealed ? "#fbf6e9" : colour(b.owner),
                    stroke: revealed ? colour(b.owner) : "#1d2330", "class": "wk-block-body"});
+    if (b.armed || b.artefact) {   // 2.7: an artefact stands by its carrier, a small gold lozenge
+      var r = s * 0.13, ax = x + s - r * 1.1, ay = y + s - r * 1.1;
+      el(g, "path", {d: "M" + ax + " " + (ay - r) + "L" + (ax + r) + " " + ay + "L" + ax + " " + (ay + r) + "L" + (ax - r) + " " + ay + "Z",
+                     "class": "wk-artefact", fill: "#d4a017", stroke: "#1d2330", "stroke-width": 0.6,
+                     "data-artefact": b.artefact ? b.artefact.key : ""});
+    }
     if (!revealed) {
       el(g, "text", {x: x + s / 2, y: y + s / 2 + s * 0.11, "class": "wk-block-id", "font-size": (s * 0.3).toFixed(1)},
          b.id.replace(/^new-\d+-/, "+"));

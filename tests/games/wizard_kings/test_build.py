@@ -138,7 +138,7 @@ def test_hidden_blocks_an_opponent_sees_where_a_block_is_not_what():
     kind = find_kind(plain)
     state = make_state([("a", 0, kind, 2, "0302"), ("x", 1, kind, 1, "1506")])
     theirs = next(b for b in RULESET.view(state, 1)["blocks"] if b["id"] == "a")
-    assert theirs == {"id": "a", "owner": 0, "hex": "0302", "moved": False}
+    assert theirs == {"id": "a", "owner": 0, "hex": "0302", "moved": False, "armed": False}
     mine = next(b for b in RULESET.view(state, 0)["blocks"] if b["id"] == "a")
     assert mine["kind"] == kind and mine["steps"] == 2
     assert RULESET.hidden_items(state, 0) == {f"a:{kind}"}

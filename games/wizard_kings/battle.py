@@ -246,18 +246,17 @@ def _turn_options(state: dict, bid: str) -> list[dict]:
     slot = _slot(state, bid)
     if weapon == slot:                                  # 2.7: the weapon's rating, if wished
         result.append({"type": "wield", "block": bid})
-    if slot != own:
-        pass                                            # D36: its own turn comes later
-    elif not kind.wizard and not kind.treasure:         # D31: treasure never fires
-        result.append({"type": "fire", "block": bid})
-        if "chaos" in kind.traits:
-            result.append({"type": "berserk", "block": bid})   # 2.5
-        if kind.rites and battle["round"] < 4:
-            result += _spell_options(state, bid, rites=True)  # 2.36
-    elif kind.wizard and battle["round"] < 4:
-        result += _spell_options(state, bid)
-    if slot == own and battle["round"] < 4 and _artefact(state, bid, "magic"):
-        result += _spell_options(state, bid, artefact=True)   # 2.7
+    if slot == own:                                     # D36: not at a weapon's earlier letter
+        if not kind.wizard and not kind.treasure:       # D31: treasure never fires
+            result.append({"type": "fire", "block": bid})
+            if "chaos" in kind.traits:
+                result.append({"type": "berserk", "block": bid})   # 2.5
+            if kind.rites and battle["round"] < 4:
+                result += _spell_options(state, bid, rites=True)  # 2.36
+        elif kind.wizard and battle["round"] < 4:
+            result += _spell_options(state, bid)
+        if battle["round"] < 4 and _artefact(state, bid, "magic"):
+            result += _spell_options(state, bid, artefact=True)   # 2.7
     if weapon is not None and weapon != own and bid not in battle.get("late", []):
         result.append({"type": "wait", "block": bid})
     if 2 <= battle["round"] <= 3:

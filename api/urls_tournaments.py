@@ -13,6 +13,7 @@ urlpatterns = [
          name="tournament-standings"),
     path("tournaments/<int:tournament_id>/bracket/", views.TournamentBracket.as_view(), name="tournament-bracket"),
     path("tournaments/<int:tournament_id>/rounds/", views.TournamentRounds.as_view(), name="tournament-rounds"),
+    path("tournaments/<int:tournament_id>/trf/", views.TournamentTrf.as_view(), name="tournament-trf"),
     path("tournaments/<int:tournament_id>/corrections/", views.CorrectionListCreate.as_view(),
          name="tournament-corrections"),
     path("leaderboards/<str:game>/", views.Leaderboard.as_view(), name="leaderboard"),

@@ -3,10 +3,11 @@ starts, cancels and records corrections; bot owners enter their own bots while i
 A write by anyone else is a 403 with code ``not_organiser`` / ``not_owner`` (the tournament is
 public, so hiding it would be pointless)."""
 from django.db.models import Count, Prefetch
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.response import Response
@@ -15,7 +16,7 @@ from rest_framework.views import APIView
 from bots.models import Bot, BotVersion
 from games.engine import registry
 from tournaments.models import Correction, Entry, Pairing, PairingGame, Round, Tournament
-from tournaments.selectors import leaderboard, tournament_bracket, tournament_standings
+from tournaments.selectors import NotSwiss, leaderboard, tournament_bracket, tournament_standings, tournament_trf
 from tournaments.services import correction_record, tournament_cancel
 from tournaments.services_drafts import (DraftRefused, tournament_draft_create, tournament_draft_start,
                                          tournament_draft_update, tournament_entry_add)
@@ -200,6 +201,30 @@ class TournamentRounds(APIView):
             Prefetch("pairings", queryset=Pairing.objects.order_by("id").prefetch_related(
                 Prefetch("pairing_games", queryset=PairingGame.objects.order_by("number")))))
         return Response(RoundOutput(rounds, many=True).data)
+
+
+class TournamentTrf(APIView):
+    """A Swiss tournament as a FIDE tournament report file (TRF-16, text/plain), to check a
+    round with a FIDE-endorsed pairing engine: the decided rounds, or those before ?round=N."""
+
+    permission_classes = []
+
+    @extend_schema(
+        parameters=[OpenApiParameter("round", OpenApiTypes.INT, description="export the rounds before this one")],
+        responses={(200, "text/plain"): OpenApiTypes.STR,
+                   400: OpenApiResponse(description="not a Swiss tournament (code not_swiss), or a bad round")})
+    def get(self, request, tournament_id: int):
+        tournament = tournament_or_404(tournament_id)
+        before = request.query_params.get("round")
+        if before is not None and not before.isdigit():
+            raise ApiError("round must be a positive whole number", code="invalid")
+        try:
+            text = tournament_trf(tournament=tournament, before_round=int(before) if before else None)
+        except NotSwiss as exc:
+            raise ApiError(str(exc), code="not_swiss") from None
+        except ValueError as exc:
+            raise ApiError(str(exc), code="invalid") from None
+        return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
 class CorrectionListCreate(ListAPIView):

@@ -135,3 +135,35 @@ def tournament_bracket(*, tournament: Tournament) -> list[dict]:
 
 def leaderboard(*, game: str) -> list[Rating]:
     return list(Rating.objects.filter(game=game).select_related("bot", "bot__owner").order_by("-ordinal", "bot_id"))
+
+
+class NotSwiss(ValueError):
+    """A tournament report file (TRF-16) describes a Swiss event; other formats have none."""
+
+
+def tournament_trf(*, tournament: Tournament, before_round: int | None = None) -> str:
+    """The Swiss tournament as a FIDE tournament report file (TRF-16): the rounds whose every
+    pairing is decided (or the rounds before `before_round`), pairing numbers in seed order,
+    seat 0 as white, so that any round can be checked with a FIDE-endorsed pairing engine.
+    Raises NotSwiss for other formats and ValueError for a round not decided yet."""
+    from .formats import trf
+    from .services import format_for
+
+    if tournament.format != "swiss":
+        raise NotSwiss(f"a tournament report file describes a Swiss event; this one is {tournament.format}")
+    results = tournament_results(tournament=tournament)
+    decided = 0
+    for round_ in results.rounds:
+        if any(not p.bye and p.key not in results.outcomes for p in round_.pairings):
+            break
+        decided += 1
+    if before_round is not None:
+        if before_round < 1 or before_round - 1 > decided:
+            raise ValueError(f"round {before_round} cannot be checked yet: {decided} round(s) are decided")
+        decided = before_round - 1
+    names = {e.pk: f"{e.bot_version.bot.name} v{e.bot_version.number}" for e in
+             Entry.objects.filter(tournament=tournament).select_related("bot_version__bot")}
+    planned = format_for(tournament).round_count(results.entries) if results.entries else None
+    report = trf.from_swiss(results.entries, results.rounds[:decided], results.outcomes, planned, names,
+                            tournament.name)
+    return trf.export(report)

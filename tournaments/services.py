@@ -80,13 +80,16 @@ def tournament_cancel(*, tournament: Tournament) -> None:
         .update(status=Tournament.Status.CANCELLED, finished_at=timezone.now())
 
 
-def tournament_advance(*, tournament_id, queue: bool = True) -> list[Match]:
+def tournament_advance(*, tournament_id, queue: bool = True, wait: bool = True) -> list[Match]:
     """Start what the results so far call for: the next game of an undecided series, else the
     next round once every pairing of the current one is decided, else finish the tournament.
-    Safe to run twice at once: it holds the tournament's row lock and rounds are unique."""
+    Safe to run twice at once: it holds the tournament's row lock and rounds are unique. With
+    ``wait`` off it does nothing while another transaction holds that lock (the holder is
+    advancing it already, or will be seen by the next sweep)."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-        if tournament.status != Tournament.Status.RUNNING:
+        tournament = Tournament.objects.select_for_update(skip_locked=not wait) \
+            .filter(pk=tournament_id).first()
+        if tournament is None or tournament.status != Tournament.Status.RUNNING:
             return []
         results = tournament_results(tournament=tournament)
         started = [_start_game(tournament, pairing, number, queue)
@@ -131,6 +134,26 @@ def _queue_advance(tournament_id, queue: bool) -> None:
         advance_tournament.delay(tournament_id)
 
 
+def tournaments_sweep() -> dict:
+    """Make good what lost tasks left owed (call from the periodic sweep): every running
+    tournament whose results call for a start (a series game, the next round, the finish) is
+    advanced, without waiting for a tournament another transaction holds; and each game with a
+    finished tournament whose ratings were never recomputed gets its ratings recomputed."""
+    # Ratings first: a tournament this sweep finishes has its recompute queued on commit, and
+    # only if that is lost does the next sweep see it owed.
+    games = sorted(set(Tournament.objects.filter(status=Tournament.Status.FINISHED, rated=False)
+                       .values_list("game", flat=True)))
+    for game in games:
+        ratings_recompute(game=game)
+    advanced = started = 0
+    for tournament in Tournament.objects.filter(status=Tournament.Status.RUNNING):
+        results = tournament_results(tournament=tournament)
+        if results.games_to_start or not results.games_running:
+            started += len(tournament_advance(tournament_id=tournament.pk, wait=False))
+            advanced += 1
+    return {"advanced": advanced, "matches_started": started, "ratings_recomputed": games}
+
+
 def _queue_ratings(game: str) -> None:
     from .tasks import recompute_ratings
 
@@ -173,6 +196,10 @@ def ratings_recompute(*, game: str) -> int:
         # including whatever ended meanwhile, and replaces the first one's rows; without the
         # lock both delete, both insert, and one fails on the (game, bot) unique constraint.
         _ratings_lock(game)
+        # Every tournament finished by now has its matches in what is read below: its ratings
+        # are done (the sweep recomputes a game while one of its tournaments is not).
+        Tournament.objects.filter(game=game, status=Tournament.Status.FINISHED, rated=False) \
+            .update(rated=True)
         Rating.objects.filter(game=game).delete()
         # Imported matches name bots of the service they came from: never rated here.
         matches = Match.objects.filter(ruleset=game, status=Match.Status.ENDED, imported=False) \

@@ -26,3 +26,13 @@ def recompute_ratings(game: str) -> int:
     from .services import ratings_recompute
 
     return ratings_recompute(game=game)
+
+
+@shared_task(name="tournaments.sweep_tournaments")
+def sweep_tournaments() -> dict:
+    """What finished matches owe their tournaments, found in the database alone (periodic, see
+    settings): an advance a lost match_finished never made, ratings a lost recompute never
+    stored. Returns counts of what it did."""
+    from .services import tournaments_sweep
+
+    return tournaments_sweep()

@@ -135,24 +135,40 @@ def test_round_robin_everyone_meets_everyone_each_cycle(count, cycles, seed):
         assert all(p.seats == first[frozenset(p.seats)][::-1] for r in rounds[per_cycle:] for p in r.pairings)
 
 
-# ---------------------------------------------------------------- Swiss
+# ---------------------------------------------------------------- Swiss (the FIDE Dutch system)
 
-def rematch_free_matching_exists(players, met) -> bool:
-    """Brute force: can `players` be split into pairs who have not met?"""
+def pairings_of(players, byes):
+    """Brute force: every split of `players` into pairs, with one of `byes` left out when odd."""
+    if len(players) % 2:
+        for bye in byes:
+            for _, pairs in pairings_of([p for p in players if p != bye], ()):
+                yield bye, pairs
+        return
     if not players:
-        return True
+        yield None, []
+        return
     first, rest = players[0], players[1:]
-    return any(partner not in met[first] and rematch_free_matching_exists(
-        [p for p in rest if p != partner], met) for partner in rest)
+    for partner in rest:
+        for bye, pairs in pairings_of([p for p in rest if p != partner], ()):
+            yield bye, [(first, partner)] + pairs
 
 
-def fewest_rematches_possible(players, met) -> int:
-    """Brute force: the fewest rematches any split of `players` into pairs makes."""
-    if not players:
-        return 0
-    first, rest = players[0], players[1:]
-    return min((partner in met[first]) + fewest_rematches_possible([p for p in rest if p != partner], met)
-               for partner in rest)
+def absolute_preference(colours) -> int:
+    """C.04.3 A.6.a: +1 (must have white), -1 (must have black) or 0; colours +1 white, -1 black."""
+    if abs(sum(colours)) > 1:
+        return -1 if sum(colours) > 0 else 1
+    if len(colours) >= 2 and colours[-1] == colours[-2]:
+        return -colours[-1]
+    return 0
+
+
+def preference(colours) -> int:
+    """A.6: the colour preference, absolute, strong or mild (0: none)."""
+    if absolute_preference(colours):
+        return absolute_preference(colours)
+    if sum(colours):
+        return -1 if sum(colours) > 0 else 1
+    return -colours[-1] if colours else 0
 
 
 @settings(**SETTINGS)
@@ -163,51 +179,72 @@ def test_swiss_pairings(count, best_of, seed):
     expected_rounds = max(1, math.ceil(math.log2(count)))
     check_common(rounds, outcomes, finished, entries, expected_rounds)
     assert len(rounds) == expected_rounds
-    check_swiss_rounds(entries, rounds, outcomes, brute_force=count <= 10)
+    check_swiss_rounds(entries, rounds, outcomes, expected_rounds, brute_force=count <= 10)
 
 
 @settings(**SETTINGS)
 @given(count=st.integers(3, 9), extra=st.integers(0, 8), seed=st.integers(0, 2 ** 32))
-def test_swiss_long_events_only_rematch_when_unavoidable(count, extra, seed):
+def test_swiss_long_events_keep_the_absolute_criteria_or_fall_back_to_fewest_rematches(count, extra, seed):
     entries = make_entries(count)
     most = count - 1 + count % 2
     fmt = Swiss(rounds=min(most, max(1, math.ceil(math.log2(count))) + extra))
     rounds, outcomes, finished = simulate(fmt, entries, random.Random(seed))
     check_common(rounds, outcomes, finished, entries, most)
-    check_swiss_rounds(entries, rounds, outcomes, brute_force=True)
+    check_swiss_rounds(entries, rounds, outcomes, fmt.round_count(entries), brute_force=True)
 
 
-def check_swiss_rounds(entries, rounds, outcomes, brute_force):
-    """Byes at most once each, to the lowest-ranked eligible entrant the pairing allows; no
-    rematch unless every choice would need one; the seat rule."""
-    seeds = seed_of(entries)
+def check_swiss_rounds(entries, rounds, outcomes, planned, brute_force):
+    """C.04.3 round by round: one bye each at most (C.2). While some pairing meets the absolute
+    criteria (no rematch, C.1; no two players with the same absolute colour preference, C.3,
+    unless one is a topscorer in the last round, A.7), the round meets them and the bye goes to
+    the lowest score any such pairing allows (C.5); otherwise (checked by brute force on small
+    fields) the fallback makes the fewest rematches, then the fewest C.3 breaches.
+    Seats: two different (or single) preferences are both granted (E.1), and an absolute
+    preference wins over a weaker one (E.2), so that nobody but a topscorer ever gets a colour
+    difference beyond +-2 or a colour three times running."""
     points = {e.id: 0.0 for e in entries}
     met = {e.id: set() for e in entries}
-    had_bye, balance = set(), Counter()
+    colours = {e.id: [] for e in entries}
+    had_bye = set()
     for round_ in rounds:
-        ranked = sorted(points, key=lambda e: (-points[e], seeds[e]))
+        last_round = round_.number >= planned
+        top = {e for e in points if last_round and points[e] > (round_.number - 1) / 2}
+        absolute = {e: absolute_preference(colours[e]) for e in points}
+
+        def clash(a, b):
+            return absolute[a] and absolute[a] == absolute[b] and a not in top and b not in top
         byes = [p.seats[0] for p in round_.pairings if p.bye]
         assert len(byes) == len(entries) % 2
-        eligible = [e for e in reversed(ranked) if e not in had_bye]
+        assert not set(byes) & had_bye, "C.2: a second bye"
         pairs = [p.seats for p in round_.pairings if not p.bye]
-        rematches = [s for s in pairs if s[1] in met[s[0]]]
-        if byes:
-            assert byes[0] in eligible
-            if brute_force:
-                free = [b for b in eligible
-                        if rematch_free_matching_exists([e for e in ranked if e != b], met)]
-                assert not free or byes[0] == free[0]
-        if brute_force and rematches:
-            choices = eligible if byes else [None]
-            assert not any(rematch_free_matching_exists([e for e in ranked if e != b], met) for b in choices)
-            fewest = {b: fewest_rematches_possible([e for e in ranked if e != b], met) for b in choices}
-            assert len(rematches) == min(fewest.values()), "no more rematches than unavoidable"
-            if byes:
-                assert byes[0] == next(b for b in eligible if fewest[b] == len(rematches))
-        elif not brute_force:
-            assert not rematches
+        legal = [s for s in pairs if s[1] not in met[s[0]] and not clash(*s)]
+        if brute_force:
+            eligible = [e for e in points if e not in had_bye]
+            everyone = sorted(points)
+            options = [(bye, sum(b in met[a] for a, b in ps), sum(clash(a, b) for a, b in ps))
+                       for bye, ps in pairings_of(everyone, eligible)]
+            lawful = [(bye, r, c) for bye, r, c in options if r == 0 and c == 0]
+            if lawful:
+                assert len(legal) == len(pairs), "C.1/C.3 broken although a legal pairing exists"
+                if byes:
+                    assert points[byes[0]] == min(points[bye] for bye, _, _ in lawful), "C.5"
+            else:
+                ours = (len(pairs) - sum(1 for s in pairs if s[1] not in met[s[0]]), sum(clash(*s) for s in pairs))
+                assert ours == min((r, c) for _, r, c in options), "the fallback: fewest rematches, then clashes"
+        else:
+            assert len(legal) == len(pairs), "C.1/C.3"
+        lawful_round = not brute_force or bool(lawful)
         for first, second in pairs:
-            assert balance[first] <= balance[second], "the player who sat first less often sits first"
+            if lawful_round and first not in top and second not in top:
+                assert absolute[first] in (0, 1) and absolute[second] in (0, -1), \
+                    "C.3 and E.2: an absolute colour preference is granted (no +-3, no third in a row)"
+            wants = {e: preference(colours[e]) for e in (first, second)}
+            if wants[first] != wants[second] or 0 in wants.values():
+                assert wants[first] in (0, 1) and wants[second] in (0, -1), "E.1: both preferences granted"
+            if wants[first] == wants[second] != 0 and absolute[first] and not absolute[second]:
+                assert wants[first] == 1, "E.2: the absolute preference wins"
+            if wants[first] == wants[second] != 0 and absolute[second] and not absolute[first]:
+                assert wants[second] == -1, "E.2: the absolute preference wins"
         for pairing in round_.pairings:
             if pairing.bye:
                 had_bye.add(pairing.seats[0])
@@ -216,8 +253,8 @@ def check_swiss_rounds(entries, rounds, outcomes, brute_force):
             first, second = pairing.seats
             met[first].add(second)
             met[second].add(first)
-            balance[first] += 1
-            balance[second] -= 1
+            colours[first].append(1)
+            colours[second].append(-1)
             scored = pod_points(outcomes[pairing.key].placings)
             for entry in pairing.seats:
                 points[entry] += scored[entry]

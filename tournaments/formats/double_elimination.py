@@ -1,12 +1,28 @@
 """Double elimination: a winners' bracket, a losers' bracket and a grand final.
 
 The winners' bracket is the single-elimination bracket (byes to the top seeds in round 1, keys
-W<r>-<i>). Its losers drop into the losers' bracket (keys L<r>-<i>): L1 pairs the W1 losers;
-then each even L round meets the next W round's losers (in reverse order in every other drop,
-to delay rematches) and each odd L round halves the field. Where a slot is empty (a bye upstream)
-the other player advances without a match. The winners' and losers' champions meet in GF1; if
-the losers' champion wins it and `grand_final_reset` is on, GF2 decides. A round is every match
-whose two players are known, so W and L matches run side by side; a tie sends the higher seed on.
+W<r>-<i>). Its losers drop into the losers' bracket (keys L<r>-<i>): L1 pairs the W1 losers
+(L1-i takes W1-(2i-1) and W1-2i); each even round L(2j-2) meets the winners of L(2j-3) against
+the losers of W(j), and each odd round L(2j-1) halves the field. Where a slot is empty (a bye
+upstream) the other player advances without a match.
+
+Drop order (Challonge's, as observed on challonge.com brackets of 64 and 256 slots and written up
+in tournament-js/duel issue #11): L(2j-2)-i takes the loser of W(j)-d(i), where d depends on
+j mod 4 only, for every bracket size (c = the number of W(j) matches):
+
+    j = 2, 6, 10, ...   reversed:                d(i) = c + 1 - i
+    j = 3, 7, 11, ...   each half reversed:      1..c/2 -> c/2..1, c/2+1..c -> c..c/2+1
+    j = 4, 8, 12, ...   halves swapped:          1..c/2 -> c/2+1..c and back
+    j = 5, 9, 13, ...   natural:                 d(i) = i
+
+Each order is its own inverse, so it reads the same from the winners' side. Changing the order
+from round to round keeps a dropped player away from the players it has already beaten for
+longer (rematches per event, against the old reversed/natural alternation: bench/brackets.py).
+
+The winners' and losers' champions meet in GF1 (the winners' champion in seat 0); if the losers'
+champion wins it and `grand_final_reset` is on, GF2 decides with the seats swapped. A round is
+every match whose two players are known, so W and L matches run side by side; a tie sends the
+higher seed on.
 """
 from __future__ import annotations
 
@@ -24,6 +40,20 @@ class Node:
     sources: tuple[Source, Source]
 
 
+def drop_order(round_: int, count: int) -> list[int]:
+    """Challonge's drop order: for L matches 1..count of the L round that W<round_> feeds, the W
+    match whose loser drops there (see the module docstring for the four orders)."""
+    natural, half = list(range(1, count + 1)), count // 2
+    step = round_ % 4
+    if step == 2:
+        return natural[::-1]
+    if step == 3:
+        return natural[:half][::-1] + natural[half:][::-1]
+    if step == 0:
+        return natural[half:] + natural[:half]
+    return natural
+
+
 def bracket_nodes(size: int) -> list[Node]:
     """Every winners' and losers' bracket match (and GF1) for a bracket of `size` slots."""
     order = bracket_order(size)
@@ -39,7 +69,7 @@ def bracket_nodes(size: int) -> list[Node]:
                   for i in range(1, size // 4 + 1)]
         for j in range(2, depth + 1):
             count = size // 2 ** j
-            drops = list(range(1, count + 1)) if j % 2 else list(range(count, 0, -1))
+            drops = drop_order(j, count)
             nodes += [Node(f"L{2 * j - 2}-{i}", (("winner", f"L{2 * j - 3}-{i}"), ("loser", f"W{j}-{drops[i - 1]}")))
                       for i in range(1, count + 1)]
             if j < depth:
@@ -126,7 +156,8 @@ class DoubleElimination(Format):
             pairings.sort(key=lambda p: int(p.key.split("-")[1]))
         if not pairings and self.needs_reset(state, rounds, outcomes):
             seats = next(p.seats for r in rounds for p in r.pairings if p.key == "GF1")
-            pairings = [Pairing("GF2", number, seats, self.best_of)]
+            # swapped, so that each finalist sits first in one of the two grand finals
+            pairings = [Pairing("GF2", number, seats[::-1], self.best_of)]
         if not pairings:
             return Finished(self.standings(entries, rounds, outcomes))
         return Round(number, tuple(pairings))

@@ -13,12 +13,16 @@ Swiss pods (`SwissPods`): a fixed number of rounds; each round players sorted by
 seed) are cut into consecutive pods, then (`avoid_repeats`, on by default) players are traded
 between neighbouring pods while a trade lowers the earlier meetings inside the pods, nobody
 moving more than one pod from its place in the score order. Standings: points, then opponents' points, then seed.
-Seats: inside a pod, whoever has sat latest on average so far sits first (ties by rank), so
-seats rotate from round to round; a series rotates seats each game.
+Seats: inside a pod, seats go by first-seat balance (first seats so far minus the share, games /
+pod size summed over the entry's pods), lowest first, then by the latest average seat; a series
+rotates seats each game. So over an event an entry has at most ceil(share) + 1 first seats,
+unless it gained on its share while already above it, next to pod-mates at least as far above
+theirs (then no order could help; docs/tournaments.md has the proof and the figures).
 """
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 from .base import (Finished, Format, Pairing, Round, Standing, pod_points, ranked_standings,
                    seed_ranks)
@@ -76,21 +80,35 @@ def fewer_repeats(pods: list[list[int]], met: dict[int, Counter], points: dict[i
         _, index, pods[index], pods[index + 1] = best
 
 
-def seat_rotation(pod: list[int], seat_history: dict[int, list[int]]) -> tuple[int, ...]:
-    """Seat order: the player with the latest average seat so far goes first; ties keep pod order."""
-    def average_seat(entry: int) -> float:
-        seats = seat_history.get(entry, [])
-        return sum(seats) / len(seats) if seats else 0.0
-    return tuple(sorted(pod, key=lambda entry: -average_seat(entry)))
+def first_seats_in_series(seat: int, size: int, games: int) -> int:
+    """How many games of a series of `games` the entry in `seat` (0-based) of a pod of `size`
+    starts in first seat: seats rotate by one each game (`Pairing.seats_for_game`)."""
+    return len(range(seat, games, size))
 
 
-def seat_history_of(rounds: list[Round]) -> dict[int, list[int]]:
-    """Entry id -> the seat index it had in game 1 of each pod so far."""
-    history: dict[int, list[int]] = {}
+def seat_order(pod: list[int], history: dict[int, list[tuple[int, int, int]]]) -> tuple[int, ...]:
+    """Seat order of a new pod: the entry furthest below its share of first seats sits first.
+
+    An entry's share is games / size summed over its pods so far; its balance is the first seats
+    it had minus that share (exact fractions). Seats go by balance, lowest first; equal balances
+    go to whoever has sat latest on average (seat / (size - 1) in game 1), then pod order.
+    """
+    def key(entry: int) -> tuple[Fraction, Fraction]:
+        past = history.get(entry, [])
+        balance = sum((first_seats_in_series(seat, size, games) - Fraction(games, size)
+                       for seat, size, games in past), Fraction(0))
+        lateness = sum((Fraction(seat, size - 1) for seat, size, _ in past), Fraction(0))
+        return balance, -lateness / max(1, len(past))
+    return tuple(sorted(pod, key=key))
+
+
+def seat_history_of(rounds: list[Round]) -> dict[int, list[tuple[int, int, int]]]:
+    """Entry id -> (seat in game 1, pod size, games) of each pod it has been seated in."""
+    history: dict[int, list[tuple[int, int, int]]] = {}
     for round_ in rounds:
         for pairing in round_.pairings:
             for seat, entry in enumerate(pairing.seats):
-                history.setdefault(entry, []).append(seat)
+                history.setdefault(entry, []).append((seat, len(pairing.seats), pairing.games))
     return history
 
 
@@ -121,7 +139,7 @@ class PodSettings(Format):
             pods = [ordered[start:start + size] for start, size in zip(starts, sizes)]
         pods = regroup(pods)
         history = seat_history_of(rounds)
-        return Round(number, tuple(Pairing(f"P{number}-{i}", number, seat_rotation(pod, history), self.best_of)
+        return Round(number, tuple(Pairing(f"P{number}-{i}", number, seat_order(pod, history), self.best_of)
                                    for i, pod in enumerate(pods, start=1)))
 
 

@@ -5,6 +5,14 @@ Players are numbered 1..n by seed; an odd field gets a dummy n+1, and facing the
 round adds n/2 (mod n-1, within 1..n-1) to every other number, keeps each pair's seat order, and
 alternates player n between seat 1 (odd rounds) and seat 0 (even rounds). The first-listed player
 has seat 0 (white). Even-numbered cycles repeat the first with seats swapped.
+
+Across cycles (FIDE C.05 Annex 1: "for a double round tournament it is recommended to reverse
+the order of the last two rounds of the first cycle"): every cycle followed by another plays its
+last two rounds in reverse order, so that nobody has the same seat three rounds running across a
+cycle boundary. With three rounds a cycle (3 or 4 players) reversing a middle cycle's last two
+rounds would bring its second round next to the boundary before it, so there every odd cycle
+reverses its last two rounds (the last one too) and every even cycle keeps the table's order.
+Within a cycle the Berger tables never give a seat three times running.
 """
 from __future__ import annotations
 
@@ -23,6 +31,21 @@ def berger_rounds(count: int) -> list[list[tuple[int, int]]]:
         shifted[0] = (count, with_last) if number % 2 == 0 else (with_last, count)
         rounds.append([tuple(pair) for pair in shifted])
     return rounds
+
+
+def cycle_round_order(rounds_per_cycle: int, cycle: int, cycles: int) -> list[int]:
+    """Indexes into the Berger rounds in the order cycle `cycle` (0-based) of `cycles` plays them.
+
+    FIDE C.05 Annex 1 for double round tournaments, extended to any number of cycles (see the
+    module docstring; tested for 2-32 players and 1-10 cycles).
+    """
+    order = list(range(rounds_per_cycle))
+    reversed_end = order[:-2] + order[-1:-3:-1]
+    if cycles == 1 or rounds_per_cycle < 3:
+        return order
+    if rounds_per_cycle == 3:
+        return reversed_end if cycle % 2 == 0 else order
+    return reversed_end if cycle < cycles - 1 else order
 
 
 def _shift(player: int, half: int, moving: int, count: int) -> int:
@@ -70,7 +93,9 @@ class RoundRobin(Format):
                      for number in range(1, count + 1)}
         cycle = [[(by_number[a], by_number[b]) for a, b in pairs] for pairs in berger_rounds(count)]
         swapped = [[(b, a) for a, b in pairs] for pairs in cycle]
-        return [pairs for index in range(self.cycles) for pairs in (cycle if index % 2 == 0 else swapped)]
+        return [(cycle if index % 2 == 0 else swapped)[round_index]
+                for index in range(self.cycles)
+                for round_index in cycle_round_order(len(cycle), index, self.cycles)]
 
     def next_round(self, entries, rounds, outcomes):
         """The next Berger round, or Finished after the last round of the last cycle."""

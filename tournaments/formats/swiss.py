@@ -1,144 +1,118 @@
-"""Swiss system for two-seat games.
+"""Swiss system for two-seat games: the FIDE (Dutch) system, Handbook C.04.3 (2025 rules).
 
-Each round players are ranked by points, then seed. Pairing takes the top unpaired player and
-tries partners in order: its own score group folded (top half v bottom half), then the nearest
-lower scores; a search backtracks so that no rematch happens while some rematch-free pairing of
-the whole field exists. With an odd field the bye goes to the lowest-ranked player who has not had
-one and for whom the rest can still be paired without a rematch; a bye counts as a win. When every
-choice needs a rematch (long events, small fields), a maximum-weight matching decides instead:
-first the fewest rematches, then the bye to the lowest-ranked player without one, then the
-closest scores (``fewest_rematches``). Seats: whoever has sat first less often sits first;
-if equal, whoever sat second last time; if still equal, the higher ranked in odd rounds.
-Tie-breaks in order: Buchholz, Buchholz cut 1, Sonneborn-Berger, direct encounter.
+Seat 0 moves first, so it plays the part of white. Pairing numbers are the seed order; players
+are ranked by points, then pairing number (A.2). Each round is paired by `dutch.dutch_pairing`
+(score brackets, moved-down players, the absolute criteria C.1-C.3, completion C.4, the quality
+criteria C.5-C.21, the rules' candidate order, the colour allocation E.1-E.5 with white on board 1
+in round 1). The pairing-allocated bye (odd fields) is worth a win, 1 point, and goes to nobody
+twice. A series (best_of > 1) counts as one game: its seat 0 is the colour.
+
+When no pairing satisfies C.1-C.3 at all (long events on small fields: the Dutch rules then have
+no answer), `fewest_rematches` pairs the round instead, a maximum-weight matching with nested
+weights: the fewest rematches, then the fewest pairs of players with the same absolute colour
+preference, then the bye to the lowest-ranked player without one, then the closest scores; seats
+still follow E.1-E.5. Tie-breaks: Buchholz, Buchholz cut 1, Sonneborn-Berger, direct encounter.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import networkx
-
-from .base import Finished, Format, Pairing, Round, Standing, check_best_of, ranked_standings, seed_ranks
+from .base import Finished, Format, Pairing, Round, Standing, check_best_of, pod_points, ranked_standings, seed_ranks
+from .dutch import (BLACK, WHITE, DutchPairing, DutchPlayer, NoDutchPairing, RoundRecord, allocate_colours, board_key,
+                    dutch_pairing, dutch_players)
+from .matching import max_weight_matching
 from .round_robin import two_player_points
 
 
-@dataclass
-class SwissHistory:
-    """What pairing needs to know about the rounds so far."""
-
-    points: dict[int, float]
-    opponents: dict[int, set[int]]
-    byes: set[int]
-    seat_balance: dict[int, int]                      # games in seat 0 minus games in seat 1
-    last_seat: dict[int, int] = field(default_factory=dict)
-
-
-def swiss_history(entries, rounds, outcomes) -> SwissHistory:
-    """Fold the rounds so far into points, opponents, byes and seat counts."""
-    ids = [entry.id for entry in entries]
-    games = two_player_points(rounds, outcomes)
-    history = SwissHistory({i: sum(p for _, p in games.get(i, [])) for i in ids},
-                           {i: {opp for opp, _ in games.get(i, [])} for i in ids}, set(),
-                           {i: 0 for i in ids})
+def swiss_records(entries, rounds, outcomes) -> dict[int, list[RoundRecord]]:
+    """Each entry's rounds (by pairing number = seed order) as the Dutch rules read them: seat 0
+    is white, a series is one game, a bye is the pairing-allocated bye worth 1 point."""
+    number = seed_ranks(entries)
+    records: dict[int, list[RoundRecord]] = {number[e.id]: [] for e in entries}
     for round_ in rounds:
         for pairing in round_.pairings:
             if pairing.bye:
-                history.byes.add(pairing.seats[0])
-                history.points[pairing.seats[0]] += 1.0
+                records[number[pairing.seats[0]]].append(RoundRecord(2, pairing_bye=True))
                 continue
-            for seat, entry in enumerate(pairing.seats):
-                history.seat_balance[entry] += 1 if seat == 0 else -1
-                history.last_seat[entry] = seat
-    return history
+            outcome = outcomes.get(pairing.key)
+            points = pod_points(outcome.placings) if outcome else {}
+            white, black = pairing.seats
+            for entry, opponent, colour in ((white, black, WHITE), (black, white, BLACK)):
+                records[number[entry]].append(RoundRecord(round(2 * points.get(entry, 0.0)),
+                                                          number[opponent], colour))
+    return records
 
 
-def partner_preferences(player: int, remaining: list[int], points: dict[int, float]) -> list[int]:
-    """Partners for the top remaining player: its score group folded, then the nearest scores."""
-    group = [other for other in remaining if points[other] == points[player]]
-    target = len(group) // 2
-    in_group = sorted(group[1:], key=lambda other: (abs(group.index(other) - target), group.index(other)))
-    below = [other for other in remaining if points[other] != points[player]]
-    return in_group + sorted(below, key=lambda other: abs(points[other] - points[player]))
+@dataclass(frozen=True)
+class SwissPairing:
+    """One round by pairing numbers: (white, black) pairs in board order, the bye, and whether
+    the fallback made it (no pairing satisfied C.1-C.3)."""
+
+    pairs: tuple[tuple[int, int], ...]
+    bye: int | None
+    fallback: bool = False
 
 
-def pair_players(remaining: list[int], history: SwissHistory, allow_rematches: bool,
-                 failed: set[tuple[int, ...]] | None = None) -> list[tuple[int, int]] | None:
-    """Pairs covering `remaining` (in rank order), or None if impossible without a rematch."""
-    failed = set() if failed is None else failed
-    if not remaining:
-        return []
-    if tuple(remaining) in failed:
-        return None
-    player = remaining[0]
-    for partner in partner_preferences(player, remaining, history.points):
-        if not allow_rematches and partner in history.opponents[player]:
-            continue
-        rest = pair_players([p for p in remaining[1:] if p != partner], history, allow_rematches, failed)
-        if rest is not None:
-            return [(player, partner)] + rest
-    failed.add(tuple(remaining))
-    return None
+def swiss_pairing(records: dict[int, list[RoundRecord]], *, rounds_planned: int, initial_colour: int = WHITE,
+                  absent: frozenset[int] = frozenset()) -> SwissPairing:
+    """The Dutch pairing of the next round (without the `absent` players), or the fallback when
+    none exists."""
+    players = dutch_players(records, absent)
+    played = max((len(rows) for rows in records.values()), default=0)
+    try:
+        found: DutchPairing = dutch_pairing(players, rounds_played=played, rounds_planned=rounds_planned,
+                                            initial_colour=initial_colour)
+        return SwissPairing(found.pairs, found.bye)
+    except NoDutchPairing:
+        return fewest_rematches(players, initial_colour)
 
 
-def choose_bye_and_pairs(ranked: list[int], history: SwissHistory) -> tuple[int | None, list[tuple[int, int]]]:
-    """The bye (odd fields) and the pairs, avoiding rematches whenever any choice allows it."""
-    if len(ranked) % 2 == 0:
-        pairs = pair_players(ranked, history, False)
-        return (None, pairs) if pairs is not None else fewest_rematches(ranked, history, [])
-    eligible = [player for player in reversed(ranked) if player not in history.byes]
-    if not eligible:
-        raise ValueError("every entrant has had a bye; too many Swiss rounds for this field")
-    for bye in eligible:
-        pairs = pair_players([p for p in ranked if p != bye], history, False)
-        if pairs is not None:
-            return bye, pairs
-    return fewest_rematches(ranked, history, eligible)
-
-
-def fewest_rematches(ranked: list[int], history: SwissHistory,
-                     eligible: list[int]) -> tuple[int | None, list[tuple[int, int]]]:
-    """The pairing when none is rematch-free: Edmonds' maximum-weight perfect matching over all
-    players (and a bye node joined to the `eligible` players, lowest-ranked first). The weights
-    are nested so that each criterion outweighs everything after it: no rematch, then the bye's
-    rank, then score closeness. Pairs come back in rank order, higher-ranked player first."""
-    rank = {player: index for index, player in enumerate(ranked)}
-    spread = int(2 * (max(history.points.values()) - min(history.points.values()))) + 1
-    closeness_total = (len(ranked) // 2 + 1) * spread  # more than all pairs' closeness together
+def fewest_rematches(players: list[DutchPlayer], initial_colour: int = WHITE) -> SwissPairing:
+    """The fallback when C.1-C.3 allow no pairing: Edmonds' maximum-weight matching over all
+    players, plus a bye node joined to the players without a bye (lowest-ranked first). The
+    weights are nested so that each criterion outweighs everything after it: no rematch, no
+    two players with the same absolute colour preference, the bye's rank, score closeness.
+    (Should everyone have had a bye, which the format's round limit prevents, anyone may.)"""
+    ranked = sorted(players, key=lambda p: (-p.score, p.number))
+    rank = {p.number: i for i, p in enumerate(ranked)}
+    spread = max(p.score for p in ranked) - min(p.score for p in ranked) + 1
+    closeness_total = (len(ranked) // 2 + 1) * spread     # more than all pairs' closeness together
+    eligible = [p for p in reversed(ranked) if p.bye_eligible] if len(ranked) % 2 else []
+    if len(ranked) % 2 and not eligible:      # only from a TRF history: the format never runs out
+        eligible = list(reversed(ranked))
     bye_step = closeness_total + 1
-    no_rematch = bye_step * (len(eligible) + 1)
-    graph = networkx.Graph()
-    for index, a in enumerate(ranked):
-        for b in ranked[index + 1:]:
-            closeness = spread - int(2 * abs(history.points[a] - history.points[b]))
-            graph.add_edge(a, b, weight=closeness + (0 if b in history.opponents[a] else no_rematch))
-    bye_node = object()
-    for place, player in enumerate(eligible):  # eligible runs from the lowest rank upwards
-        graph.add_edge(bye_node, player, weight=no_rematch + bye_step * (len(eligible) - place))
-    matching = networkx.max_weight_matching(graph, maxcardinality=True)
+    colour_step = bye_step * (len(eligible) + 1)
+    no_rematch = colour_step * (len(ranked) // 2 + 2)       # more than every pair and the bye together
+    edges = {}
+    for i, a in enumerate(ranked):
+        for j in range(i + 1, len(ranked)):
+            b = ranked[j]
+            clash = a.absolute and b.absolute and a.preference == b.preference
+            edges[(i, j)] = (spread - abs(a.score - b.score) + (0 if clash else colour_step)
+                             + (0 if b.number in a.opponents else no_rematch))
+    bye_node = len(ranked)
+    for place, player in enumerate(eligible):
+        edges[(rank[player.number], bye_node)] = no_rematch + colour_step + bye_step * (len(eligible) - place)
+    matching = max_weight_matching(list(range(len(ranked) + 1)), edges, most_pairs=True)
     bye, pairs = None, []
     for a, b in matching:
-        if bye_node in (a, b):
-            bye = b if a is bye_node else a
+        if b == bye_node:
+            bye = ranked[a].number
         else:
-            pairs.append((a, b) if rank[a] < rank[b] else (b, a))
-    return bye, sorted(pairs, key=lambda pair: rank[pair[0]])
-
-
-def seat_order(higher: int, lower: int, history: SwissHistory, number: int) -> tuple[int, int]:
-    """Who sits first: fewer first seats so far, then second seat last time, then rank by round parity."""
-    balance = history.seat_balance
-    if balance[higher] != balance[lower]:
-        return (higher, lower) if balance[higher] < balance[lower] else (lower, higher)
-    last_higher, last_lower = history.last_seat.get(higher), history.last_seat.get(lower)
-    if last_higher != last_lower and last_higher is not None and last_lower is not None:
-        return (higher, lower) if last_higher == 1 else (lower, higher)
-    return (higher, lower) if number % 2 == 1 else (lower, higher)
+            pairs.append((ranked[a], ranked[b]))
+    pairs.sort(key=lambda pair: board_key(pair[0], pair[1], rank))
+    return SwissPairing(tuple(allocate_colours(a, b, rank, initial_colour) for a, b in pairs), bye, True)
 
 
 def swiss_tiebreaks(entries, rounds, outcomes) -> tuple[dict[int, float], dict[int, dict[str, float]]]:
     """Points and the tie-breaks of every entry (definitions in docs/tournaments.md)."""
-    points = swiss_history(entries, rounds, outcomes).points
     games = two_player_points(rounds, outcomes)
+    points = {e.id: sum(p for _, p in games.get(e.id, [])) for e in entries}
+    for round_ in rounds:
+        for pairing in round_.pairings:
+            if pairing.bye:
+                points[pairing.seats[0]] += 1.0
     tiebreaks = {}
     for entry in entries:
         played = games.get(entry.id, [])
@@ -157,7 +131,7 @@ def swiss_tiebreaks(entries, rounds, outcomes) -> tuple[dict[int, float], dict[i
 
 
 class Swiss(Format):
-    """Swiss pairings by score group with no avoidable rematch and at most one bye each."""
+    """The FIDE Dutch system with seat 0 as white; at most one bye each."""
 
     name = "swiss"
     settings_schema = {
@@ -184,19 +158,17 @@ class Swiss(Format):
             raise ValueError(f"{len(entries)} entrants allow at most {most} Swiss rounds")
 
     def next_round(self, entries, rounds, outcomes):
-        """Pair the next round, or Finished after the last."""
+        """Pair the next round (boards in order, the bye last), or Finished after the last."""
         self.validate_entries(entries)
         if len(rounds) >= self.round_count(entries):
             return Finished(self.standings(entries, rounds, outcomes))
-        history = swiss_history(entries, rounds, outcomes)
-        seeds = seed_ranks(entries)
-        ranked = sorted(seeds, key=lambda entry: (-history.points[entry], seeds[entry]))
-        bye, pairs = choose_bye_and_pairs(ranked, history)
+        found = swiss_pairing(swiss_records(entries, rounds, outcomes), rounds_planned=self.round_count(entries))
+        by_number = {number: entry for entry, number in seed_ranks(entries).items()}
         number = len(rounds) + 1
-        pairings = [Pairing(f"R{number}-{i}", number, seat_order(a, b, history, number), self.best_of)
-                    for i, (a, b) in enumerate(pairs, start=1)]
-        if bye is not None:
-            pairings.append(Pairing(f"R{number}-{len(pairs) + 1}", number, (bye,), bye=True))
+        pairings = [Pairing(f"R{number}-{board}", number, (by_number[white], by_number[black]), self.best_of)
+                    for board, (white, black) in enumerate(found.pairs, start=1)]
+        if found.bye is not None:
+            pairings.append(Pairing(f"R{number}-{len(pairings) + 1}", number, (by_number[found.bye],), bye=True))
         return Round(number, tuple(pairings))
 
     def standings(self, entries, rounds, outcomes) -> tuple[Standing, ...]:

@@ -1,24 +1,30 @@
 """Server-rendered pages: the replay viewer of one match and the bracket of one tournament.
 
-The pages read through the selectors and embed their data as JSON; the viewer's script fetches
-``frames.json`` when the perspective changes. Rights (ARCHITECTURE.md, "Events"): while a match
-runs, hidden information is for staff only, so a spectator gets the public perspective, a bot
-owner also the seats of their own bots, and anonymous users no live match at all. After the end
-every perspective is open, including "full" (the encoded state).
+The viewer's page embeds the match's envelope and the first page of public frames; its script
+fetches ``frames.json?seat=&from=&count=`` a page (PAGE_FRAMES steps) at a time around the step
+shown, so neither the page nor a request grows with the length of the match. Rights
+(ARCHITECTURE.md, "Events"): while a match runs, hidden information is for staff only, so a
+spectator gets the public perspective, a bot owner also the seats of their own bots, and
+anonymous users no live match at all. After the end every perspective is open, including "full"
+(the encoded state).
 """
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import re
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.http import parse_etags
 
 from games.engine import registry
 from games.engine.log import Folder
 from replays.models import Match
-from replays.selectors import match_event_count, match_records
+from replays.selectors import match_folder, match_head, match_records
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_bracket, tournament_standings
 
@@ -32,6 +38,15 @@ PUBLIC, FULL = "public", "full"
 CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
                            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 ENVELOPE_SUMMARY_LIMIT = 160
+# Steps per page of frames.json: the viewer's unit of fetching and of the event list. A request
+# may ask for fewer, never for more (a page's size and cost are what bound the viewer's).
+PAGE_FRAMES = 100
+# The shape of a frame; in the frames' URL and ETag, so no cache hands a new script an old shape.
+FRAMES_FORMAT = 2
+STEP_NUMBER = re.compile(r"[0-9]{1,10}")  # ASCII digits only: str.isdigit() also takes "²"
+# A finished match's frames never change (its log is closed); a live one's grow with its head.
+FINISHED_CACHE_CONTROL = "public, max-age=86400"
+LIVE_CACHE_CONTROL = "private, no-cache"
 
 
 # -- rights -------------------------------------------------------------------------------------
@@ -100,39 +115,69 @@ def _view(folder: Folder, perspective: str):
     return ruleset.view(folder.state, None if perspective == PUBLIC else int(perspective))
 
 
-def _delta(before: dict | None, after) -> dict:
-    """The top-level keys of a view that changed since the previous frame (most frames change
-    a few keys; the board of Trap the Wizard never changes)."""
-    if not isinstance(before, dict) or not isinstance(after, dict):
-        return {"view": after}
-    changed = {k: v for k, v in after.items() if k not in before or before[k] != v}
-    removed = [k for k in before if k not in after]
-    return {"changed": changed, **({"removed": removed} if removed else {})}
+def _json_key(key) -> str:
+    """A dict key as JSON spells it (an int key 3 becomes "3"), for a patch's path."""
+    return key if isinstance(key, str) else json.dumps(key)
 
 
-def match_frames(*, match: Match, perspective: str) -> list[dict]:
-    """One frame per event: the event's line for the list and the view after it, folded once
-    from event 0 (one apply per event, not a state_at per step). The first frame carries the
-    whole view, the others only the top-level keys that changed (viewer.js rebuilds them)."""
-    records = match_records(match=match)
-    if not records:
-        return []
-    folder = Folder(records[0])
-    ruleset = folder.ruleset
-    live = match.status == Match.Status.RUNNING
-    frames, before = [], None
-    for record in records:
+def view_patch(before, after, at: tuple = (), ops: list | None = None) -> list[dict]:
+    """The operations that turn the view ``before`` into ``after``, as viewer.js applies them:
+    ``{"at": path, "set": value}``, ``{"at": path, "add": items}`` (a list that grew at its end,
+    e.g. a game's log) and ``{"at": path, "del": 1}`` (a key that went); a path is the keys and
+    list indices from the view down. A step changes a few leaves of a view; sending only those
+    keeps a frame small however big the view or its log. A list with more than half its items
+    changed is sent whole."""
+    ops = [] if ops is None else ops
+    if before == after:
+        return ops
+    if isinstance(before, dict) and isinstance(after, dict):
+        ops.extend({"at": [*at, _json_key(key)], "del": 1} for key in before if key not in after)
+        for key, value in after.items():
+            if key in before:
+                view_patch(before[key], value, (*at, _json_key(key)), ops)
+            else:
+                ops.append({"at": [*at, _json_key(key)], "set": value})
+    elif (isinstance(before, list) and isinstance(after, list) and len(after) > len(before)
+          and after[:len(before)] == before):
+        ops.append({"at": list(at), "add": after[len(before):]})
+    elif (isinstance(before, list) and isinstance(after, list) and len(after) == len(before)
+          and 2 * sum(b != a for b, a in zip(before, after)) <= len(after)):
+        for index, (old, new) in enumerate(zip(before, after)):
+            view_patch(old, new, (*at, index), ops)
+    else:
+        ops.append({"at": list(at), "set": after})
+    return ops
+
+
+def match_frames(*, match: Match, perspective: str, first: int = 0,
+                 count: int = PAGE_FRAMES) -> dict:
+    """Frames ``first`` .. ``first + count - 1`` of one perspective (fewer at the head): each the
+    event's line for the list and the view after it as a patch of the view before it. ``base``
+    is the view before ``first`` (None at 0, where frame 0 carries its whole view): the page
+    draws on its own, and each renderer gets the step before the one it draws.
+
+    The fold starts at the nearest snapshot before ``first``, so a page costs one decode, fewer
+    than REPLAY_SNAPSHOT_EVERY + count applies and count views, at any step of any match."""
+    page = {"from": first, "base": None, "frames": []}
+    try:
+        folder = match_folder(match=match, upto=max(first - 1, 0))
+    except (IndexError, Match.DoesNotExist):  # past the head, or no event at all
+        return page
+    ruleset, live = folder.ruleset, match.status == Match.Status.RUNNING
+    before = _view(folder, perspective) if first > 0 else None
+    page["base"] = before
+    for record in match_records(match=match, first=first, last=first + count - 1):
         if record["seq"] > 0:
             folder.advance(record)
         own = perspective not in (PUBLIC, FULL) and record["seat"] == int(perspective)
-        redact = (live and ruleset.spec.hidden_information and perspective != FULL and not own)
+        redact = live and ruleset.spec.hidden_information and perspective != FULL and not own
         view = _view(folder, perspective)
         frame = {"seq": record["seq"], "kind": record["kind"], "seat": record["seat"],
                  "text": event_summary(record, redact=redact)}
-        frame.update({"view": view} if before is None else _delta(before, view))
-        frames.append(frame)
+        frame.update({"view": view} if before is None else {"patch": view_patch(before, view)})
+        page["frames"].append(frame)
         before = view
-    return frames
+    return page
 
 
 # -- views --------------------------------------------------------------------------------------
@@ -158,24 +203,53 @@ def with_content_security_policy(view):
 
 @with_content_security_policy
 def match_page(request, match_id):
-    """The replay viewer: board, step controls, perspective switch and event list."""
+    """The replay viewer: board, step controls, perspective switch and event list. The page
+    carries the first page of public frames, so the board is drawn without a second request."""
     match, perspectives = _visible_match(request, match_id)
     labels = _seat_labels(match)
     names = {PUBLIC: "public", FULL: "full (everything)"}
     choices = [{"value": p, "label": names.get(p) or labels[int(p)]} for p in perspectives]
+    head = match_head(match=match)
     data = {"match": str(match.id), "ruleset": match.ruleset, "status": match.status,
             "seats": labels, "result": match.result, "perspectives": choices,
-            "perspective": PUBLIC, "events": match_event_count(match=match),
-            "frames": match_frames(match=match, perspective=PUBLIC)}
+            "perspective": PUBLIC, "events": _steps(head),
+            "page_frames": PAGE_FRAMES,
+            "frames_url": f"{reverse('match-frames', args=[match.pk])}?v={FRAMES_FORMAT}",
+            "first_page": match_frames(match=match, perspective=PUBLIC)}
     tournament = Tournament.objects.filter(pairings__pairing_games__match=match).first()
     title = registry.get(match.ruleset).spec.title if match.ruleset in registry.names() else match.ruleset
     return render(request, "viewer/match.html", {"match": match, "title": title, "data": data,
                                                  "seats": labels, "tournament": tournament})
 
 
+def _page_number(text: str | None, default: int, *, least: int, most: int) -> int | None:
+    """A from/count parameter within [least, most], else None."""
+    if text is None:
+        return default
+    if not STEP_NUMBER.fullmatch(text) or not least <= int(text) <= most:
+        return None
+    return int(text)
+
+
+def _steps(head: dict | None) -> int:
+    """The number of steps of a match whose last event is ``head`` (seqs are gap-free)."""
+    return head["seq"] + 1 if head else 0
+
+
+def _frames_etag(match: Match, head: dict | None, perspective: str, first: int, count: int) -> str:
+    """Names a page of frames: its match's head (the log's last hash) and what was asked for."""
+    key = f"{FRAMES_FORMAT} {match.pk} {head and head['hash']} {match.status} {perspective} {first} {count}"
+    return f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
+
+
 def match_frames_json(request, match_id):
-    """The frames of every step for one perspective (?seat=public|full|<n>; anything else is a
-    400 with the error envelope, since the viewer's script reads the answer as JSON)."""
+    """One page of frames of one perspective: ?seat=public|full|<n>&from=<step>&count=<1..
+    PAGE_FRAMES> (defaults public, 0, PAGE_FRAMES); anything else is a 400 with the error
+    envelope, since the viewer's script reads the answer as JSON. ``events`` is the step count
+    now (a live match grows); a page past the head has no frames.
+
+    The ETag names the head of the log, so a conditional request is answered from one index
+    read; a finished match's pages may be cached (its log is closed), a live one's revalidated."""
     match, perspectives = _visible_match(request, match_id)
     perspective = request.GET.get("seat", PUBLIC)
     if perspective not in (PUBLIC, FULL):
@@ -184,12 +258,28 @@ def match_frames_json(request, match_id):
             return error_response(f'seat must be "{PUBLIC}", "{FULL}" or a seat number',
                                   code="bad_seat", status=400)
         perspective = str(seat)
+    first = _page_number(request.GET.get("from"), 0, least=0, most=10**9)
+    count = _page_number(request.GET.get("count"), PAGE_FRAMES, least=1, most=PAGE_FRAMES)
+    if first is None or count is None:
+        return error_response(f"from must be a step number and count 1-{PAGE_FRAMES}",
+                              code="bad_page", status=400)
     if perspective not in perspectives:
         if perspective in (PUBLIC, FULL) or int(perspective) < match.players:
             raise PermissionDenied("that perspective is hidden while the match runs")
         raise Http404("no such perspective")
-    return JsonResponse({"match": str(match.id), "perspective": perspective, "status": match.status,
-                         "frames": match_frames(match=match, perspective=perspective)})
+    head = match_head(match=match)
+    etag = _frames_etag(match, head, perspective, first, count)
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+    else:
+        page = match_frames(match=match, perspective=perspective, first=first, count=count)
+        response = JsonResponse({"match": str(match.id), "perspective": perspective,
+                                 "status": match.status, "events": _steps(head), **page},
+                                json_dumps_params={"separators": (",", ":")})
+    response["ETag"] = etag
+    response["Cache-Control"] = (LIVE_CACHE_CONTROL if match.status == Match.Status.RUNNING
+                                 else FINISHED_CACHE_CONTROL)
+    return response
 
 
 # -- the bracket --------------------------------------------------------------------------------

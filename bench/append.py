@@ -3,23 +3,26 @@
 The same events (offline Trap the Wizard matches, seq 1 onwards) go into one PostgreSQL database
 (``arena_bench``, created if missing, migrated, emptied) on the same machine, in one run:
 
-- service: ``replays.services.event_append`` per event, in its own transaction, with the state
-  after the event so it writes a snapshot every REPLAY_SNAPSHOT_EVERY events, as the match driver
-  does; a second row calls it inside ``transaction.atomic()`` exactly as the driver's append
-  callback does (``bots.driver.match_drive``: the inner atomic becomes a savepoint);
+- service: ``replays.services.event_append`` per event, outside any transaction as the match
+  driver calls it (one INSERT ... SELECT ... WHERE <the head is as expected> statement in
+  autocommit, prepared once per connection; a snapshot every REPLAY_SNAPSHOT_EVERY events and the
+  end of a match take a transaction), with the state after the event as the driver passes it; a
+  second row calls it inside a caller's ``transaction.atomic()`` (the append is then a savepoint);
 - floor: a plain single-row INSERT of the same row into a table with the same columns and the same
-  unique keys (no foreign key, no trigger), through psycopg on Django's own connection: once in
-  autocommit (INSERT = one round trip and one commit) and once as BEGIN; INSERT; COMMIT;
+  unique keys (no foreign key, no trigger), through psycopg on Django's own connection: in
+  autocommit (INSERT = one round trip and one commit) with the connection's client-side binding,
+  the same INSERT prepared (server-side binding, as the service's statement is), and as BEGIN;
+  INSERT; COMMIT;
 - peer: the ``eventsourcing`` library's PostgreSQL recorders, ``insert_events([one event])`` per
   event (each call is its own transaction): the application recorder (LOCK TABLE, NOTIFY and the
   INSERT pipelined in one transaction, as an eventsourcing Application writes) and the aggregate
   recorder (one autocommit INSERT).
 
 Every method runs ``rounds`` times, interleaved, on fresh match ids; the best round counts. A last,
-instrumented service pass splits the append into its steps (seal, BEGIN + head lookup, INSERT
-event, snapshot, close, COMMIT, the rest). ``validate_match.delay`` (queued on match end) is
-replaced by a no-op: in production it goes to a Celery worker, and run eagerly it would add a
-whole validation to the last append of each match.
+instrumented service pass splits the append into its steps (seal, the INSERT, snapshot, close,
+COMMIT, the rest). ``validate_match.delay`` (queued on match end) is replaced by a no-op: in
+production it goes to a Celery worker, and run eagerly it would add a whole validation to the
+last append of each match.
 """
 from __future__ import annotations
 
@@ -173,16 +176,19 @@ FLOOR_INSERT = (f"INSERT INTO {FLOOR_TABLE} (match_id, seq, kind, seat, payload,
                 "hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
 
 
-def floor_append(matches: list[PreparedMatch], round_: int, *, explicit_transaction: bool) -> None:
+def floor_append(matches: list[PreparedMatch], round_: int, *, explicit_transaction: bool,
+                 prepared_statement: bool = False) -> None:
     """Plain INSERTs of the same rows on Django's psycopg connection: autocommit (the INSERT is
-    its own transaction) or an explicit BEGIN; INSERT; COMMIT."""
+    its own transaction) or an explicit BEGIN; INSERT; COMMIT; with ``prepared_statement`` on a
+    server-binding cursor that prepares the INSERT once."""
+    import psycopg
     from django.db import connection
     from psycopg.types.json import Jsonb
 
     connection.ensure_connection()
     raw = connection.connection
     assert raw.autocommit, "Django's connection is in autocommit mode outside atomic blocks"
-    with raw.cursor() as cursor:
+    with (psycopg.Cursor(raw) if prepared_statement else raw.cursor()) as cursor:
         for prepared in matches:
             match_id = uuid.UUID(fold_bench.match_uuid(prepared.index, round_=round_))
             for record in prepared.log[1:]:
@@ -193,7 +199,7 @@ def floor_append(matches: list[PreparedMatch], round_: int, *, explicit_transact
                     with raw.transaction():
                         cursor.execute(FLOOR_INSERT, row)
                 else:
-                    cursor.execute(FLOOR_INSERT, row)
+                    cursor.execute(FLOOR_INSERT, row, prepare=prepared_statement or None)
 
 
 def eventsourcing_recorder(url: str, *, application: bool):
@@ -234,8 +240,7 @@ def eventsourcing_append(recorder, matches: list[PreparedMatch], round_: int) ->
 # -- the instrumented pass ------------------------------------------------------------------------
 
 QUERY_STEPS = (
-    ('SELECT "replays_event"."hash"', "BEGIN + head lookup (SELECT hash of seq n-1)"),
-    ('INSERT INTO "replays_event"', "INSERT event"),
+    ("INSERT INTO replays_event", "INSERT event with the head check (one statement)"),
     ('INSERT INTO "replays_snapshot"', "INSERT snapshot (every K-th event)"),
     ('UPDATE "replays_match"', "UPDATE match (its end)"),
 )
@@ -323,55 +328,18 @@ def service_breakdown(matches: list[PreparedMatch], events: int) -> dict:
     return {"wall_per_event": wall / events, "steps": steps}
 
 
-def head_lookup_costs(lookups: int = 1000, repeats: int = 3) -> dict[str, float]:
-    """Seconds per head lookup, three ways, over ``lookups`` stored events (autocommit, reads):
-    the query event_append runs, the same without the ordering Event.Meta inherits from Match
-    (``ordering = ["match", ...]`` makes Django JOIN replays_match and sort by its created_at),
-    and the same SQL on a raw cursor (no ORM)."""
-    from django.db import connection
-
-    from replays.models import Event
-
-    heads = list(Event.objects.order_by("id").values_list("match_id", "seq")[:lookups])
-
-    def as_written(match_id, seq):
-        return list(Event.objects.filter(match=match_id, seq=seq).values_list("hash", flat=True))
-
-    def unordered(match_id, seq):
-        return list(Event.objects.filter(match=match_id, seq=seq).order_by()
-                    .values_list("hash", flat=True))
-
-    def raw(match_id, seq):
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT hash FROM replays_event WHERE match_id = %s AND seq = %s",
-                           (match_id, seq))
-            return cursor.fetchall()
-
-    costs = {}
-    for name, lookup in (("as event_append writes it (JOIN replays_match, ORDER BY)", as_written),
-                         ("the same with .order_by() (no JOIN, no sort)", unordered),
-                         ("the same SQL on a raw cursor (no ORM)", raw)):
-        best = float("inf")
-        for _ in range(repeats):
-            start = time.perf_counter()
-            for match_id, seq in heads:
-                lookup(match_id, seq)
-            best = min(best, time.perf_counter() - start)
-        costs[name] = best / len(heads)
-    return costs
-
-
 # -- the benchmark --------------------------------------------------------------------------------
 
 APPENDERS = (
     "floor: INSERT in autocommit",
     "floor: BEGIN; INSERT; COMMIT",
     "service: event_append",
-    "service: event_append in the driver's atomic()",
+    "service: event_append in a caller's atomic() (a savepoint)",
     "eventsourcing: application recorder",
     "eventsourcing: aggregate recorder",
+    "floor: the same INSERT prepared, in autocommit",
 )
-SERVICE, FLOOR, PEER = APPENDERS[2], APPENDERS[0], APPENDERS[4]
+SERVICE, FLOOR, PEER, FLOOR_PREPARED = APPENDERS[2], APPENDERS[0], APPENDERS[4], APPENDERS[6]
 
 # (name, the session's synchronous_commit, what it shows)
 MODES = (
@@ -461,6 +429,8 @@ def measure_rounds(matches: list[PreparedMatch], rounds: int, recorders: dict, i
             start = time.perf_counter()
             if name == APPENDERS[0]:
                 floor_append(matches, fresh, explicit_transaction=False)
+            elif name == FLOOR_PREPARED:
+                floor_append(matches, fresh, explicit_transaction=False, prepared_statement=True)
             elif name == APPENDERS[1]:
                 floor_append(matches, fresh, explicit_transaction=True)
             elif name == APPENDERS[2]:
@@ -513,6 +483,7 @@ def run(*, durable_events: int = 800, no_flush_events: int = 2000, rounds: int =
                 "ended": sum(m.states[-1] is None for m in matches), "results": results,
                 "service_over_floor": service / by_name[FLOOR].rate,
                 "service_over_floor_explicit": service / by_name[APPENDERS[1]].rate,
+                "service_over_floor_prepared": service / by_name[FLOOR_PREPARED].rate,
                 "service_over_eventsourcing": service / by_name[PEER].rate,
                 "service_over_eventsourcing_aggregate": service / by_name[APPENDERS[5]].rate,
                 "breakdown": steps})
@@ -527,13 +498,11 @@ def run(*, durable_events: int = 800, no_flush_events: int = 2000, rounds: int =
     service_passes = 2 * rounds + (1 if breakdown else 0)
     assert len(queued) == service_passes * sum(mode["ended"] for mode in modes), \
         "every match the service played to the end queued its validation once"
-    head_lookups = head_lookup_costs() if breakdown else None
     for recorder in recorders.values():
         recorder.datastore.close()
     return {"game": game, "options": options, "rounds": rounds,
             "snapshot_every": settings.REPLAY_SNAPSHOT_EVERY,
             "modes": modes, "server": server, "validations_queued": len(queued),
-            "head_lookups": head_lookups,
             "seconds": time.perf_counter() - started}
 
 
@@ -565,18 +534,13 @@ def report(figures: dict) -> list[str]:
         lines += [
             "",
             f"Ratios (throughput): service/floor **{mode['service_over_floor']:.2f}** (autocommit "
-            f"INSERT), {mode['service_over_floor_explicit']:.2f} (BEGIN; INSERT; COMMIT); "
+            f"INSERT), {mode['service_over_floor_prepared']:.2f} (the same INSERT prepared), "
+            f"{mode['service_over_floor_explicit']:.2f} (BEGIN; INSERT; COMMIT); "
             f"service/eventsourcing **{mode['service_over_eventsourcing']:.2f}** (application "
             f"recorder), {mode['service_over_eventsourcing_aggregate']:.2f} (aggregate recorder).",
         ]
         if mode["breakdown"]:
             lines += breakdown_report(mode["breakdown"])
-    if figures["head_lookups"]:
-        lines += ["", "### The head lookup, three ways", "",
-                  "1,000 stored events looked up once per repeat, in autocommit (no BEGIN, no "
-                  "COMMIT), best of 3:", "", "| query | µs/lookup |", "| --- | ---: |"]
-        lines += [f"| {name} | {seconds * 1e6:,.0f} |"
-                  for name, seconds in figures["head_lookups"].items()]
     return lines
 
 

@@ -1,8 +1,8 @@
-"""Fold throughput of Trap the Wizard: how fast a stored log becomes a state again.
+"""Fold throughput of Trap the Wizard and Sorcado: how fast a stored log becomes a state again.
 
-A corpus of offline matches (``games.engine.runner.playout``, random bots, fixed seeds) is
-exported as JSON Lines, one record per line, as ``replays`` exports a replay. Three figures over
-the very same lines, each the best of several repeats:
+Per game, a corpus of offline matches (``games.engine.runner.playout``, random bots, fixed
+seeds) is exported as JSON Lines, one record per line, as ``replays`` exports a replay. Three
+figures over the very same lines, each the best of several repeats:
 
 - floor: ``json.loads`` of every line and nothing else (the cost of merely reading the log);
 - fold: ``json.loads`` + ``Folder.advance`` of every record, a fresh Folder per match from its
@@ -10,13 +10,18 @@ the very same lines, each the best of several repeats:
 - validate: ``json.loads`` + ``games.engine.log.validate`` of each match (hash chain, legality of
   every event, chance outcomes re-derived from the revealed seed, the recorded result).
 
-The ratio fold/floor says how much the rules cost on top of reading the log. No Django here:
-like the engines and the validator, this runs on a bare Python.
+The ratio fold/floor says how much the rules cost on top of reading the log; validate/fold what
+checking costs on top of folding. A Sorcado match is short (about 120 events against Trap the
+Wizard's 2,500), so it plays ``CORPUS_SCALE`` times as many matches for a corpus of like size.
+The corpus keeps its lines only: records parsed once and kept alive would be walked by every full
+garbage collection during the measurements, which no fold or validation of one log does. No
+Django here: like the engines and the validator, this runs on a bare Python.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import statistics
 import time
 import uuid
@@ -28,19 +33,20 @@ from games.engine.log import Folder, validate
 from games.engine.runner import playout
 
 GAME = "trap-the-wizard"
+GAMES = ("trap-the-wizard", "sorcado")  # measured by ``run``; the first is the headline
+CORPUS_SCALE = {"trap-the-wizard": 1, "sorcado": 20}  # matches played per match asked for
 
 
 @dataclass
 class Corpus:
-    """Offline matches of one game: their sealed records and the same records as JSON lines."""
+    """Offline matches of one game as JSON lines (the sealed records, one line each)."""
 
     game: str
-    logs: list[list[dict]]
     lines: list[list[str]]
 
     @property
     def events(self) -> int:
-        return sum(len(log) for log in self.logs)
+        return sum(len(match) for match in self.lines)
 
 
 def match_seed(index: int) -> bytes:
@@ -68,9 +74,9 @@ def play_match(index: int, *, game: str = GAME, options: dict | None = None) -> 
 
 def build_corpus(matches: int, *, game: str = GAME, options: dict | None = None) -> Corpus:
     """Play ``matches`` offline matches of ``game`` with random bots and fixed seeds."""
-    logs = [play_match(i, game=game, options=options) for i in range(matches)]
-    lines = [[json.dumps(record) for record in log] for log in logs]
-    return Corpus(game=game, logs=logs, lines=lines)
+    lines = [[json.dumps(record) for record in play_match(i, game=game, options=options)]
+             for i in range(matches)]
+    return Corpus(game=game, lines=lines)
 
 
 def read_only(lines: list[list[str]]) -> None:
@@ -122,29 +128,48 @@ class Timing:
         return self.events / self.best
 
 
-def measure(name: str, work: Callable[[], None], events: int, repeats: int) -> Timing:
-    """Run ``work`` ``repeats`` times and keep every wall-clock time."""
-    seconds = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        work()
-        seconds.append(time.perf_counter() - start)
-    return Timing(name, events, seconds)
+def measure_interleaved(works: list[tuple[str, Callable[[], None], int]],
+                        events: int) -> list[Timing]:
+    """Run each (name, work, repeats) its number of times, round by round (floor, fold,
+    validate, floor, ...), so that a busy spell of the machine slows all of them alike rather
+    than one; keeps every wall-clock time."""
+    seconds: list[list[float]] = [[] for _ in works]
+    for round_ in range(max(repeats for _, _, repeats in works)):
+        for (_, work, repeats), times in zip(works, seconds):
+            if round_ < repeats:
+                start = time.perf_counter()
+                work()
+                times.append(time.perf_counter() - start)
+    return [Timing(name, events, times) for (name, _, _), times in zip(works, seconds)]
 
 
-def run(*, matches: int = 200, repeats: int = 5, game: str = GAME, options: dict | None = None,
-        with_validate: bool = True) -> dict:
-    """Build the corpus and measure floor, fold and (optionally) validate on it; returns figures."""
+def run(*, matches: int = 200, repeats: int = 5, game: str | None = None,
+        options: dict | None = None, with_validate: bool = True) -> dict:
+    """Measure every game of GAMES (or only ``game``, which ``options`` then apply to); returns
+    the figures of the first game measured, with every game's figures, that one's included,
+    under "games" (name -> figures)."""
+    if options and game is None:
+        raise ValueError("options are a game's: name the game they apply to")
+    names = GAMES if game is None else (game,)
+    per_game = {name: run_game(name, matches=matches * CORPUS_SCALE.get(name, 1), repeats=repeats,
+                               options=options, with_validate=with_validate) for name in names}
+    return {**per_game[names[0]], "games": per_game}
+
+
+def run_game(game: str, *, matches: int, repeats: int, options: dict | None = None,
+             with_validate: bool = True) -> dict:
+    """Build one game's corpus and measure floor, fold and (optionally) validate on it."""
     started = time.perf_counter()
     corpus = build_corpus(matches, game=game, options=options)
     build_seconds = time.perf_counter() - started
     lines, events = corpus.lines, corpus.events
     fold(lines)  # warm up: imports, caches (the board's lru_cache), before any timing
-    timings = [measure("floor: json.loads", lambda: read_only(lines), events, repeats),
-               measure("fold: json.loads + Folder.advance", lambda: fold(lines), events, repeats)]
+    works = [("floor: json.loads", lambda: read_only(lines), repeats),
+             ("fold: json.loads + Folder.advance", lambda: fold(lines), repeats)]
     if with_validate:
-        timings.append(measure("validate: json.loads + log.validate", lambda: validate_all(lines),
-                               events, max(1, repeats - 2)))
+        works.append(("validate: json.loads + log.validate", lambda: validate_all(lines),
+                      max(1, repeats - 2)))
+    timings = measure_interleaved(works, events)
     floor, folded = timings[0], timings[1]
     return {
         "game": game, "options": options, "matches": matches, "events": events, "repeats": repeats,
@@ -153,19 +178,50 @@ def run(*, matches: int = 200, repeats: int = 5, game: str = GAME, options: dict
         "timings": timings,
         "fold_over_floor": folded.best / floor.best,  # how many times slower than reading
         "fold_share_of_floor_rate": folded.rate / floor.rate,
+        "validate_over_fold": timings[2].best / folded.best if with_validate else None,
+        "load": load_average(),
     }
 
 
+def load_average() -> str:
+    """The 1-minute load average when a game's measurement ended (other work skews it)."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "unknown"
+
+
 def report(figures: dict) -> list[str]:
-    """The fold benchmark as Markdown lines."""
+    """The fold benchmark as Markdown lines: a summary of the ratios, then a table per game."""
+    per_game = figures.get("games") or {figures["game"]: figures}
+    lines = ["| game | floor events/s | fold events/s | validate events/s | fold/floor | "
+             "validate/fold |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for name, game in per_game.items():
+        floor, folded = game["timings"][0], game["timings"][1]
+        validated = game["timings"][2] if len(game["timings"]) > 2 else None
+        lines.append(f"| {name} | {floor.rate:,.0f} | {folded.rate:,.0f} | "
+                     f"{f'{validated.rate:,.0f}' if validated else '-'} | "
+                     f"**{game['fold_share_of_floor_rate']:.3f}** | "
+                     f"{f'**{validated.best / folded.best:.2f}**' if validated else '-'} |")
+    lines += ["", "fold/floor: the fold's throughput over parsing alone (1 would be free rules); "
+                  "validate/fold: the time of a validation over that of the fold it contains."]
+    for game in per_game.values():
+        lines += ["", f"### {game['game']}", "", *game_report(game)]
+    return lines
+
+
+def game_report(figures: dict) -> list[str]:
+    """One game's corpus and timings as Markdown lines."""
     floor = figures["timings"][0]
+    validated = figures["timings"][2] if len(figures["timings"]) > 2 else None
     lines = [
         f"Corpus: {figures['matches']} offline matches of `{figures['game']}` (options "
         f"`{json.dumps(figures['options'] or {})}`, random bots, "
         f"fixed seeds, seat counts cycling through the player range), {figures['events']:,} events "
         f"({figures['events_per_match']:.0f} per match, {figures['bytes_per_event']:.0f} bytes of "
-        f"JSON per event). Best of {figures['repeats']} repeats (validate: "
-        f"{len(figures['timings'][-1].seconds)}).",
+        f"JSON per event). Best of {figures['repeats']} repeats"
+        + (f" (validate: {len(validated.seconds)})" if validated else "")
+        + f"; 1-minute load average {figures.get('load', 'unknown')} at the end.",
         "",
         "| measurement | events/s (best) | best s | median s | vs floor |",
         "| --- | ---: | ---: | ---: | ---: |",
@@ -174,5 +230,7 @@ def report(figures: dict) -> list[str]:
         lines.append(f"| {timing.name} | {timing.rate:,.0f} | {timing.best:.3f} | "
                      f"{timing.median:.3f} | {timing.rate / floor.rate:.3f}x |")
     lines += ["", f"Ratio fold/floor (throughput): **{figures['fold_share_of_floor_rate']:.3f}** "
-                  f"(the fold takes {figures['fold_over_floor']:.1f}x the time of parsing alone)."]
+                  f"(the fold takes {figures['fold_over_floor']:.1f}x the time of parsing alone)"
+                  + (f"; validation takes {figures['validate_over_fold']:.2f}x the time of the "
+                     f"fold." if validated else ".")]
     return lines

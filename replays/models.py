@@ -54,18 +54,23 @@ class Match(models.Model):
 class Event(models.Model):
     """One event of a match's log. Append-only: seq is unique and gap-free per match."""
 
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (match, seq) index serves every lookup by match, and each
+    # index is one more write per append.
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16)
     seat = models.SmallIntegerField(null=True, blank=True)
     payload = models.JSONField()
     time = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64, unique=True)
+    hash = models.CharField(max_length=64)
 
     class Meta:
         ordering = ["match", "seq"]
-        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_match_seq_unique")]
+        # hash is unique by a constraint rather than unique=True, which on PostgreSQL would add a
+        # second (pattern-matching) index that no query uses.
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_match_seq_unique"),
+                       models.UniqueConstraint(fields=["hash"], name="event_hash_unique")]
 
     def __str__(self):
         return f"{self.match_id}#{self.seq} {self.kind}"

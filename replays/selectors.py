@@ -28,6 +28,13 @@ def match_event_count(*, match: Match) -> int:
     return Event.objects.filter(match=match).count()
 
 
+def match_head(*, match: Match) -> dict | None:
+    """The seq and hash of the last event of ``match`` (None before its first): one step down
+    the (match, seq) index, where a count reads every row. Seqs are gap-free, so the match has
+    seq + 1 events."""
+    return Event.objects.filter(match=match).order_by("-seq").values("seq", "hash").first()
+
+
 def match_folder(*, match: Match, upto: int | None = None) -> Folder:
     """The fold of ``match`` after event ``upto`` (default: the head), from the nearest snapshot
     at or before it: one decode plus fewer than REPLAY_SNAPSHOT_EVERY applies."""
@@ -60,3 +67,19 @@ def state_at(*, match: Match, n: int):
 
 def match_latest_validation(*, match: Match):
     return match.validations.order_by("-created_at", "-id").first()
+
+
+def unvalidated_match_ids(*, grace_seconds: int | None = None) -> list:
+    """Ended (or aborted) matches with no validation verdict ``grace_seconds`` after their end
+    (default settings.VALIDATION_GRACE_SECONDS): the validation queued at the end was lost.
+    Imported matches carry the verdict they were stored with."""
+    import datetime as dt
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    grace = settings.VALIDATION_GRACE_SECONDS if grace_seconds is None else grace_seconds
+    return list(Match.objects.filter(status__in=[Match.Status.ENDED, Match.Status.ABORTED],
+                                     ended_at__lt=timezone.now() - dt.timedelta(seconds=grace),
+                                     validations__isnull=True)
+                .order_by("ended_at").values_list("pk", flat=True)[:1000])

@@ -6,10 +6,15 @@ log: the loser gets AppendConflict and writes nothing.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import uuid
+import weakref
 
+import psycopg
 from django.conf import settings
-from django.db import DataError, IntegrityError, transaction
+from django.db import DEFAULT_DB_ALIAS, DataError, IntegrityError, connection, connections, transaction
+from django.db.backends.utils import CursorWrapper
+from psycopg.types.json import Jsonb
 from django.utils import timezone
 
 from games.engine import chance, registry
@@ -18,6 +23,10 @@ from games.engine.log import (END_KINDS, GENESIS, Folder, created_payload, read_
 
 from .models import Event, Match, Snapshot, Validation
 from .selectors import match_records
+
+
+_MATCH_ID = Match._meta.pk
+_PAYLOAD, _TIME = Event._meta.get_field("payload"), Event._meta.get_field("time")
 
 
 class AppendConflict(Exception):
@@ -38,37 +47,127 @@ def _iso(moment: dt.datetime) -> str:
 
 
 def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
-                 seat: int | None = None, payload: dict, state=None) -> dict:
-    """Append one event at ``expected_seq`` chained to ``prev_hash``, in its own transaction
-    (or a savepoint of the caller's). Writes a snapshot when ``state`` (the state after this
-    event) is given and seq is a multiple of REPLAY_SNAPSHOT_EVERY. Ends the match row on
-    match_ended/match_aborted and queues its validation when the transaction commits.
-    Raises AppendConflict if the head is not at expected_seq - 1 with hash prev_hash."""
+                 seat: int | None = None, payload: dict, state=None,
+                 after_time: str | None = None) -> dict:
+    """Append one event at ``expected_seq`` chained to ``prev_hash``. Writes a snapshot when
+    ``state`` (the state after this event) is given and seq is a multiple of
+    REPLAY_SNAPSHOT_EVERY. Ends the match row on match_ended/match_aborted and queues its
+    validation when the transaction commits. Raises AppendConflict if the head is not at
+    expected_seq - 1 with hash prev_hash, or is an end event; then nothing is written.
+
+    An ordinary event outside a transaction is one statement in autocommit: one round trip,
+    committed on its own. A snapshot or an end writes more than one row, so it runs in a
+    transaction; inside the caller's transaction the append is a savepoint of it.
+
+    ``after_time`` is the previous event's time: times never go backwards in a log (the
+    validator refuses it), so an append on a machine whose clock is behind the previous
+    writer's (a match resumed by another worker) takes that time instead of its own."""
     now = timezone.now()
+    if after_time is not None:
+        now = max(now, dt.datetime.fromisoformat(after_time))
     record = seal(match=str(match.id), seq=expected_seq, kind=kind, seat=seat, payload=payload,
                   time=_iso(now), prev_hash=prev_hash)
+    closes = kind in END_KINDS
+    snapshot = (state is not None and not closes
+                and expected_seq % settings.REPLAY_SNAPSHOT_EVERY == 0)
+    db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of the `connection` proxy is a lookup
     try:
-        with transaction.atomic():
-            if expected_seq > 0:
-                # .order_by(): no default ordering, which would JOIN the match table to sort one row.
-                head = list(Event.objects.filter(match=match, seq=expected_seq - 1).order_by()
-                            .values_list("hash", "kind"))
-                if [h for h, _ in head] != [prev_hash]:
-                    raise AppendConflict(f"match {match.id}: event {expected_seq - 1} is not the head "
-                                         f"with hash {prev_hash[:12]}...")
-                if head[0][1] in END_KINDS:
-                    raise AppendConflict(f"match {match.id} has ended: nothing follows {head[0][1]}")
-            Event.objects.create(match=match, seq=expected_seq, kind=kind, seat=seat, payload=payload,
-                                 time=now, prev_hash=prev_hash, hash=record["hash"])
-            if (state is not None and kind not in END_KINDS
-                    and expected_seq % settings.REPLAY_SNAPSHOT_EVERY == 0):
+        if not (closes or snapshot or db.in_atomic_block):
+            _event_insert(db, match=match, seq=expected_seq, kind=kind, seat=seat, payload=payload,
+                          when=now, prev_hash=prev_hash, hash_=record["hash"])
+            return record
+        with transaction.atomic():  # a savepoint inside the caller's transaction: a lost race
+            # rolls back to it, and the caller's transaction stays usable
+            _event_insert(db, match=match, seq=expected_seq, kind=kind, seat=seat, payload=payload,
+                          when=now, prev_hash=prev_hash, hash_=record["hash"])
+            if snapshot:
                 ruleset = registry.get(match.ruleset, match.ruleset_version)
                 Snapshot.objects.create(match=match, seq=expected_seq, state=ruleset.encode(state))
-            if kind in END_KINDS:
+            if closes:
                 _match_close(match=match, kind=kind, payload=payload, when=now)
-    except IntegrityError as exc:
+    except IntegrityError as exc:  # (match, seq) taken: another writer won the race
         raise AppendConflict(f"match {match.id}: seq {expected_seq} was taken by another writer") from exc
     return record
+
+
+# The head check and the insert are one statement: the row is inserted only if event seq-1 of the
+# match has the expected hash and is not an end event; a stale head inserts no row. Two writers
+# that both saw the head race for (match, seq), and the unique constraint is the last word against
+# the fork: the loser's INSERT fails (IntegrityError). It is SQL on the connection's cursor, not
+# the ORM, because the ORM cannot say INSERT ... SELECT ... WHERE, and its create() costs about
+# half a millisecond of Python per event (BENCHMARKS.md).
+_INSERT = ("INSERT INTO replays_event (match_id, seq, kind, seat, payload, time, prev_hash, hash) "
+           "SELECT {values} WHERE {condition}")
+_HEAD_IS = ("EXISTS (SELECT 1 FROM replays_event WHERE match_id = {match} AND seq = %s "
+            "AND hash = %s AND kind NOT IN ({ends}))")
+# SELECT's literals have no type of their own on PostgreSQL: cast each to its column's type.
+_CASTS = {"postgresql": ("::uuid", "::integer", "::varchar", "::smallint", "::jsonb",
+                         "::timestamptz", "::varchar", "::varchar")}
+
+
+@functools.cache
+def _insert_sql(vendor: str, first: bool) -> str:
+    """The one-statement append for a database vendor (``first``: seq 0, nothing to chain to)."""
+    casts = _CASTS.get(vendor, ("",) * 8)
+    values = ", ".join(f"%s{cast}" for cast in casts)
+    ends = ", ".join(f"'{kind}'" for kind in sorted(END_KINDS))
+    condition = "1 = 1" if first else _HEAD_IS.format(match=f"%s{casts[0]}", ends=ends)
+    return _INSERT.format(values=values, condition=condition)
+
+
+def _event_insert(db, *, match: Match, seq: int, kind: str, seat: int | None, payload: dict,
+                  when: dt.datetime, prev_hash: str, hash_: str) -> None:
+    """Insert the event row if the head is what the caller expects: AppendConflict if it is
+    not, IntegrityError if another writer took (match, seq) meanwhile."""
+    if db.vendor == "postgresql":  # the values psycopg adapts as Django would, without its layers
+        match_id, values = match.pk, (Jsonb(payload), when)
+    else:
+        match_id = _MATCH_ID.get_db_prep_value(match.pk, db)
+        values = (_PAYLOAD.get_db_prep_save(payload, db), _TIME.get_db_prep_save(when, db))
+    params = [match_id, seq, kind, seat, *values, prev_hash, hash_]
+    if seq > 0:
+        params += [match_id, seq - 1, prev_hash]
+    with _append_cursor(db) as cursor:
+        cursor.execute(_insert_sql(db.vendor, seq == 0), params)
+        inserted = cursor.rowcount
+    if inserted != 1:
+        raise AppendConflict(_conflict_reason(match=match, seq=seq, prev_hash=prev_hash))
+
+
+_SERVER_CURSORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _append_cursor(db):
+    """A cursor for the append. On PostgreSQL a server-binding psycopg cursor, so the statement
+    is prepared once per connection (settings: prepare_threshold) instead of parsed and planned
+    on every event; one per connection, kept, and wrapped by Django like its own cursors (errors,
+    execute wrappers). While queries are logged (DEBUG), Django's own cursor: its log can print
+    only client-bound SQL."""
+    if db.vendor != "postgresql" or db.queries_logged:
+        return db.cursor()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    raw = _SERVER_CURSORS.get(db.connection)
+    if raw is None or raw.closed:
+        raw = _SERVER_CURSORS[db.connection] = psycopg.Cursor(db.connection)
+    return _KeptCursor(raw, db)
+
+
+class _KeptCursor(CursorWrapper):
+    """Django's cursor wrapper around a kept cursor: leaving ``with`` does not close it."""
+
+    def __exit__(self, *exc_info):
+        return None
+
+
+def _conflict_reason(*, match: Match, seq: int, prev_hash: str) -> str:
+    """Why an append wrote nothing (read after the fact: the refusal itself was atomic)."""
+    head = Event.objects.filter(match=match, seq=seq - 1).order_by().values_list("hash", "kind").first()
+    if head is not None and head[0] == prev_hash and head[1] in END_KINDS:
+        return f"match {match.id} has ended: nothing follows {head[1]}"
+    if seq > 0 and (head is None or head[0] != prev_hash):
+        return f"match {match.id}: event {seq - 1} is not the head with hash {prev_hash[:12]}..."
+    return f"match {match.id}: seq {seq} was taken by another writer"
 
 
 def _match_close(*, match: Match, kind: str, payload: dict, when: dt.datetime) -> None:
@@ -115,7 +214,8 @@ def match_abort(*, match: Match, reason: str) -> dict:
     if head.kind in END_KINDS:
         raise AppendConflict(f"match {match.id} has already ended")
     return event_append(match=match, expected_seq=head.seq + 1, prev_hash=head.hash,
-                        kind="match_aborted", payload={"reason": reason, "seed": bytes(match.seed).hex()})
+                        kind="match_aborted", payload={"reason": reason, "seed": bytes(match.seed).hex()},
+                        after_time=_iso(head.time))
 
 
 def match_validate(*, match: Match) -> Validation:

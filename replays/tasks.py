@@ -12,3 +12,15 @@ def validate_match(match_id: str) -> dict:
 
     match = Match.objects.get(pk=match_id)
     return match_validate(match=match).report
+
+
+@shared_task(name="replays.sweep_validations")
+def sweep_validations() -> int:
+    """Queue validate_match for ended matches that have no verdict a while after their end:
+    the validation queued at the end was lost with a dying worker (periodic, see settings)."""
+    from .selectors import unvalidated_match_ids
+
+    ids = unvalidated_match_ids()
+    for match_id in ids:
+        validate_match.delay(str(match_id))
+    return len(ids)

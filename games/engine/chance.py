@@ -58,27 +58,31 @@ class _Stream:
                 return x % n
 
 
+_SPEC_KEYS = {"dice": frozenset(("kind", "count", "sides")), "shuffle": frozenset(("kind", "n")),
+              "choice": frozenset(("kind", "n", "k"))}
+
+
+def _positive(spec: dict, name: str, top: int = 10_000) -> None:
+    value = spec.get(name)
+    if type(value) is not int or not 1 <= value <= top:
+        raise IllegalAction(f"chance spec {spec!r}: {name} must be an int in 1..{top}")
+
+
 def check_spec(spec: dict) -> None:
     """Raise IllegalAction unless ``spec`` is a well-formed chance spec."""
-    def positive(name, top=10_000):
-        value = spec.get(name)
-        if type(value) is not int or not 1 <= value <= top:
-            raise IllegalAction(f"chance spec {spec!r}: {name} must be an int in 1..{top}")
     kind = spec.get("kind") if isinstance(spec, dict) else None
     if kind == "dice":
-        positive("count", 100), positive("sides", 1000)
-        expected = {"kind", "count", "sides"}
+        _positive(spec, "count", 100), _positive(spec, "sides", 1000)
     elif kind == "shuffle":
-        positive("n")
-        expected = {"kind", "n"}
+        _positive(spec, "n")
     elif kind == "choice":
-        positive("n"), positive("k")
+        _positive(spec, "n"), _positive(spec, "k")
         if spec["k"] > spec["n"]:
             raise IllegalAction(f"chance spec {spec!r}: k exceeds n")
-        expected = {"kind", "n", "k"}
     else:
         raise IllegalAction(f"unknown chance spec {spec!r}")
-    if set(spec) != expected:
+    expected = _SPEC_KEYS[kind]
+    if spec.keys() != expected:
         raise IllegalAction(f"chance spec {spec!r} must have exactly the keys {sorted(expected)}")
 
 

@@ -14,11 +14,14 @@ This module has no Django import, so anyone can validate an exported replay offl
 """
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
 import sys
+import threading
 from dataclasses import dataclass, field
+from json.encoder import c_make_encoder, encode_basestring
 from typing import Callable, Iterable
 
 from . import chance, registry
@@ -37,10 +40,44 @@ WHEN_ASKED_REASONS = tuple(reason for reason in FORFEIT_REASONS if reason != "re
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL and lone surrogates (see ``storable``)
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                              allow_nan=False)
+
+
+def _new_encoder():
+    """The C encoder JSONEncoder.encode builds on each call for the canonical settings."""
+    return c_make_encoder({}, _CANONICAL.default, encode_basestring, None, ":", ",", True, False,
+                          False)
+
+
+class _Encoder(threading.local):
+    """One canonical encoder per thread, kept between calls: its map of the containers being
+    written (circular references) is empty after every call that succeeds."""
+
+    def __init__(self):
+        self.encode = _new_encoder() if c_make_encoder is not None else None
+
+
+_ENCODER = _Encoder()
+
+
 def canonical_json(value) -> str:
-    """One spelling per value: sorted keys, no spaces, UTF-8 kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
+    """One spelling per value: sorted keys, no spaces, UTF-8 kept as is.
+
+    Exactly ``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+    allow_nan=False)``, spelled and failing alike (tests/games/engine/test_log.py compares them),
+    without building an encoder per call: every record hash and every comparison of a validation
+    writes canonical JSON, and a fresh encoder is a good part of the cost of a small value."""
+    if isinstance(value, str):
+        return encode_basestring(value)
+    local = _ENCODER
+    if local.encode is None:  # a Python without the _json accelerator
+        return _CANONICAL.encode(value)
+    try:
+        return "".join(local.encode(value, 0))
+    except BaseException:
+        local.encode = _new_encoder()  # a failed call may leave containers marked as open
+        raise
 
 
 def evidence_text(value, limit: int = 500) -> str:
@@ -68,8 +105,23 @@ def storable(value):
 
 def record_hash(record: dict) -> str:
     """sha256 over the canonical JSON of the record without its own hash."""
-    body = {k: record[k] for k in ("match", "seq", "kind", "seat", "payload", "time", "prev_hash")}
-    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+    return hashlib.sha256(_record_json(record).encode()).hexdigest()
+
+
+def _record_json(record: dict) -> str:
+    """The canonical JSON of the record without its own hash. The envelope of a well-formed
+    record (text, ints, a seat or null) is written out here in canonical key order, so only the
+    payload goes through the encoder; anything else takes the encoder whole, as it always did."""
+    match, seq, kind, seat = record["match"], record["seq"], record["kind"], record["seat"]
+    payload, time, prev_hash = record["payload"], record["time"], record["prev_hash"]
+    if (type(match) is str and type(kind) is str and type(time) is str and type(prev_hash) is str
+            and type(seq) is int and (seat is None or type(seat) is int)):
+        return (f'{{"kind":{encode_basestring(kind)},"match":{encode_basestring(match)},'
+                f'"payload":{canonical_json(payload)},"prev_hash":{encode_basestring(prev_hash)},'
+                f'"seat":{"null" if seat is None else int.__repr__(seat)},'
+                f'"seq":{int.__repr__(seq)},"time":{encode_basestring(time)}}}')
+    return canonical_json({"match": match, "seq": seq, "kind": kind, "seat": seat,
+                           "payload": payload, "time": time, "prev_hash": prev_hash})
 
 
 def seal(*, match: str, seq: int, kind: str, seat: int | None, payload: dict, time: str,
@@ -126,6 +178,7 @@ class Folder:
         self.seed_commitment = payload.get("seed_commitment")
         self.seq = 0
         self.head_hash = created.get("hash", GENESIS)
+        self.head_time = created.get("time")  # the next event may not be written before it
         self.ended = False
         self.result = None
 
@@ -143,12 +196,12 @@ class Folder:
     def advance(self, record: dict) -> None:
         """Apply a stored record without checking it (replays of the service's own log; the
         validator re-checks everything)."""
-        if record["kind"] in ENGINE_KINDS:
-            self.state = self.ruleset.apply(self.state, Event(record["kind"], record["seat"],
-                                                              record["payload"]))
-        elif record["kind"] in END_KINDS:
+        kind = record["kind"]
+        if kind in ENGINE_KINDS:
+            self.state = self.ruleset.apply(self.state, Event(kind, record["seat"], record["payload"]))
+        elif kind in END_KINDS:
             self.ended, self.result = True, record["payload"].get("result")
-        self.seq, self.head_hash = record["seq"], record["hash"]
+        self.seq, self.head_hash, self.head_time = record["seq"], record["hash"], record.get("time")
 
     def step(self, record: dict, *, seed: bytes | None = None) -> None:
         """Check ``record`` against the rules where the fold stands, then apply it."""
@@ -161,26 +214,27 @@ class Folder:
             raise LogError(seq, f"unexpected event kind {kind!r}")
         if not isinstance(payload, dict):
             raise LogError(seq, "payload is not an object")
-        nxt = self.ruleset.next(self.state)
         try:
-            if kind in ("chance", "match_ended", "match_aborted") and seat is not None:
+            if kind == "action" or kind == "forfeit":
+                if type(seat) is not int or not 0 <= seat < self.players:
+                    raise IllegalAction(f"{kind} names no seat of this match: {seat!r}")
+            elif seat is not None:  # chance, match_ended, match_aborted
                 raise IllegalAction(f"a {kind} event belongs to no seat, got seat {seat!r}")
-            if kind in ("action", "forfeit") and (type(seat) is not int or not 0 <= seat < self.players):
-                raise IllegalAction(f"{kind} names no seat of this match: {seat!r}")
-            if kind == "action":
+            if kind == "action":  # check_action asks the rules who acts now
                 self._check_action(payload, seat)
             elif kind == "chance":
-                self._check_chance(nxt, payload, seq, seed)
+                self._check_chance(self.ruleset.next(self.state), payload, seq, seed)
             elif kind == "forfeit":
-                self._check_forfeit(nxt, payload, seat)
+                self._check_forfeit(self.ruleset.next(self.state), payload, seat)
             elif kind == "match_ended":
                 _check_keys(payload, {"result", "seed"}, kind)
+                nxt = self.ruleset.next(self.state)
                 if not isinstance(nxt, Ended):
                     raise IllegalAction(f"match_ended but the game goes on ({type(nxt).__name__})")
                 if not _same(payload["result"], nxt.result.to_json()):
                     raise IllegalAction(f"recorded result {payload['result']} differs from "
                                         f"the fold's {nxt.result.to_json()}")
-            else:  # match_aborted: no result, whatever the payload claims
+            elif kind == "match_aborted":  # no result, whatever the payload claims
                 _check_keys(payload, {"reason", "seed"}, kind)
                 if not isinstance(payload["reason"], str):
                     raise IllegalAction("match_aborted needs a reason (text)")
@@ -193,11 +247,12 @@ class Folder:
             self.result = payload.get("result")
         self.seq = seq
         self.head_hash = record.get("hash", self.head_hash)
+        self.head_time = record.get("time", self.head_time)
 
     def _check_action(self, payload: dict, seat: int) -> None:
         """A legal action; one played for a faulted bot ("fault") must be the default action, the
         first legal one (bots/referee.py)."""
-        if "action" not in payload or set(payload) - ACTION_KEYS:
+        if "action" not in payload or not ACTION_KEYS.issuperset(payload):
             raise IllegalAction(f"an action payload has the key 'action' and optionally "
                                 f"{sorted(ACTION_KEYS - {'action'})}, got {sorted(payload)}")
         self.ruleset.check_action(self.state, seat, payload["action"])
@@ -228,29 +283,64 @@ class Folder:
             raise IllegalAction("forfeit for an illegal action, but the action sent is legal")
 
     def _check_chance(self, nxt, payload: dict, seq: int, seed: bytes | None) -> None:
+        """The spec the rules give now, an outcome of its shape and, once the seed is revealed,
+        the very outcome derived from it. An outcome equal to its derivation has that shape by
+        construction; any other is checked for its shape first, so it is refused for the same
+        reason as ever."""
         if not isinstance(nxt, Chance):
             raise IllegalAction(f"chance event but no chance node now ({type(nxt).__name__})")
         _check_keys(payload, {"spec", "outcome"}, "chance")
         if not _same(payload["spec"], nxt.spec):
             raise IllegalAction(f"chance spec {payload['spec']} differs from the rules' {nxt.spec}")
+        if seed is None:
+            chance.check_outcome(nxt.spec, payload["outcome"])
+            return
+        expected = chance.derive(seed, self.match_id, seq, nxt.spec)  # checks the spec first
+        if _plainly_same(payload["outcome"], expected):
+            return
         chance.check_outcome(nxt.spec, payload["outcome"])
-        if seed is not None:
-            expected = chance.derive(seed, self.match_id, seq, nxt.spec)
-            if not _same(payload["outcome"], expected):
-                raise IllegalAction(f"chance outcome {payload['outcome']} is not its derivation "
-                                    f"from the revealed seed ({expected})")
+        if not _same(payload["outcome"], expected):
+            raise IllegalAction(f"chance outcome {payload['outcome']} is not its derivation "
+                                f"from the revealed seed ({expected})")
 
 
 def _same(a, b) -> bool:
     """Equal as the log spells them (so 2.0 is not 2 and true is not 1)."""
+    try:
+        if _plainly_same(a, b):
+            return True
+    except RecursionError:
+        pass
     try:
         return canonical_json(a) == canonical_json(b)
     except (TypeError, ValueError):
         return False
 
 
+_INT_BOUND = 1 << 64  # far inside the digits json writes; a bigger int is left to canonical_json
+
+
+def _plainly_same(a, b) -> bool:
+    """A sure "same" without writing JSON: ``a`` and ``b`` are strings, bools, null, bounded
+    ints, lists and string-keyed objects of them, equal type for type, so their canonical JSON is
+    equal. False means "not sure": ``_same`` then compares the canonical JSON."""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is int:
+        return a == b and -_INT_BOUND < a < _INT_BOUND
+    if kind is str or kind is bool or a is None:
+        return a == b
+    if kind is list:
+        return len(a) == len(b) and all(map(_plainly_same, a, b))
+    if kind is dict:
+        return len(a) == len(b) and all(type(key) is str and key in b and _plainly_same(x, b[key])
+                                        for key, x in a.items())
+    return False
+
+
 def _check_keys(payload: dict, keys: set[str], kind: str) -> None:
-    if set(payload) != keys:
+    if payload.keys() != keys:
         raise IllegalAction(f"a {kind} payload has exactly the keys {sorted(keys)}, got {sorted(payload)}")
 
 
@@ -288,6 +378,29 @@ def _revealed_seed(records: list[dict], commitment: str | None) -> tuple[bytes |
     return seed, ""
 
 
+def _checked_time(seq: int, time: object, prev: dt.datetime | None) -> dt.datetime:
+    """The moment ``time`` names, if it is ISO 8601 with a UTC offset and no earlier than
+    ``prev``, the previous event's; else LogError. Times never go backwards: a forger who
+    re-seals the chain cannot move an event to another day unnoticed."""
+    if not isinstance(time, str):
+        raise LogError(seq, f"time {time!r} is not an ISO 8601 text")
+    moment = _moment(seq, time)
+    if prev is not None and moment < prev:
+        raise LogError(seq, f"time goes backwards: {time} is before the time of event {seq - 1} "
+                            f"({prev.isoformat()})")
+    return moment
+
+
+def _moment(seq: int, time: str) -> dt.datetime:
+    try:
+        moment = dt.datetime.fromisoformat(time)
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise LogError(seq, f"time {time!r} is not ISO 8601 with a UTC offset")
+    return moment
+
+
 def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = None,
              get_ruleset: Callable[[str], Ruleset] = registry.get) -> Report:
     """Re-fold a log from event 0: hash chain, legality of every event, chance outcomes against
@@ -302,6 +415,7 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
     try:
         seed = None
         prev_hash = GENESIS
+        prev_time = None
         folder = None
         for index, record in enumerate(records):
             seq = record.get("seq") if isinstance(record, dict) else None
@@ -318,6 +432,7 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
             if record.get("hash") != expected_hash:
                 raise LogError(seq, "hash mismatch: the event was changed after it was written")
             prev_hash = record["hash"]
+            prev_time = _checked_time(seq, record["time"], prev_time)
             if folder is None:
                 if record.get("seat") is not None:
                     raise LogError(seq, "match_created belongs to no seat")
@@ -360,20 +475,38 @@ def read_jsonl(lines: Iterable[str]) -> list[dict]:
     return records
 
 
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_UNFINISHED = 0, 1, 2, 3
+
+
 def main(argv: list[str]) -> int:
-    """Validate an exported replay offline: python -m games.engine.log FILE.jsonl"""
-    if len(argv) != 1:
-        print("usage: python -m games.engine.log REPLAY.jsonl", file=sys.stderr)
-        return 2
+    """Validate an exported replay offline: python -m games.engine.log FILE.jsonl
+
+    Exit status: 0 a valid log of a finished match; 1 an invalid log; 2 bad usage; 3 a valid log
+    that does not end (a cut file, or a live match), unless --allow-unfinished."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m games.engine.log", description=main.__doc__.split("\n")[0])
+    parser.add_argument("replay", help="an exported replay (JSON Lines)")
+    parser.add_argument("--allow-unfinished", action="store_true",
+                        help="a valid log that does not end (a live match's) exits 0 too")
     try:
-        with open(argv[0], encoding="utf-8") as fh:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed the usage
+        return EXIT_USAGE if exc.code else EXIT_OK
+    try:
+        with open(args.replay, encoding="utf-8") as fh:
             report = validate(read_jsonl(fh))
     except LogError as exc:
         report = Report(ok=False, events=0, reason=exc.reason)
     except (OSError, UnicodeDecodeError) as exc:
-        report = Report(ok=False, events=0, reason=f"cannot read {argv[0]}: {exc}")
+        report = Report(ok=False, events=0, reason=f"cannot read {args.replay}: {exc}")
+    if report.ok and not report.ended and not args.allow_unfinished:
+        report.notes.append("the log does not end: a cut file or a live match (exit status 3; "
+                            "--allow-unfinished accepts it)")
     print(json.dumps(report.to_json(), indent=2))
-    return 0 if report.ok else 1
+    if not report.ok:
+        return EXIT_INVALID
+    return EXIT_OK if report.ended or args.allow_unfinished else EXIT_UNFINISHED
 
 
 if __name__ == "__main__":

@@ -76,10 +76,18 @@ def lookable(state: dict) -> list[int]:
     """S.1, A.1, B.3, D8, D9, D25: unbanned cards not yet counted this turn; once the seat has
     looked at one of the previous player's cards (a look A.2 freed included, D25), none of the
     others."""
+    return [p for p in range(GRID) if state["bans"][p] is None and p not in state["looked"]
+            and not previous_players_limit(state, p)]
+
+
+def previous_players_limit(state: dict, pos: int) -> bool:
+    """A.1, D25: is ``pos`` another of the previous player's cards than the one the seat has
+    looked at already (``lookable`` leaves it out; ``check`` asks it of a single look)?"""
+    if pos not in state["prev_seen"]:
+        return False
     taken = state["looked"] + (state["freed"] if state["options"]["freed_look"] == "s1-only" else [])
     used = [p for p in taken if p in state["prev_seen"]]
-    return [p for p in range(GRID) if state["bans"][p] is None and p not in state["looked"]
-            and not (used and p in state["prev_seen"] and p not in used)]
+    return bool(used) and pos not in used
 
 
 def movable(state: dict) -> list[int]:
@@ -119,7 +127,7 @@ def _rule_refusal(state: dict, seat: int, action: dict) -> str | None:
             return f"the card at {pos} carries a ban token (B.2, B.3)"
         if kind == "look" and pos in state["looked"]:
             return f"you looked at {pos} this turn already (S.1, D8)"
-        if kind == "look" and pos not in lookable(state):
+        if kind == "look" and previous_players_limit(state, pos):
             return (f"you looked at one of the previous player's cards {state['prev_seen']} "
                     "already (A.1)")
         return None
@@ -200,6 +208,41 @@ def clone(state: dict) -> dict:
     for key in _LISTS:
         new[key] = list(state[key])
     for key in _NESTED:
+        new[key] = [list(x) for x in state[key]]
+    return new
+
+
+# What the common decisions change in place (``act`` and what it calls; end_turn and score only
+# set keys anew): (lists, per-seat lists of which the acting seat's own changes, per-seat lists
+# of which every seat's changes).
+_IN_PLACE = {
+    "look": (("looked", "seen"), ("known",), ()),  # S.1: the seat learns the card (not a spell)
+    "swap": (("grid", "moves"), (), ("known",)),  # S.2, D7: what everyone knows follows the cards
+    "keep": ((), (), ()),  # S.2 (a Transposition's keep finishes the spell: a whole clone)
+    "place": ((), ("hands", "placed"), ()),  # S.3
+    "ban": (("ban_used", "bans"), (), ()),  # S.4, B.1
+    "pass": ((), (), ()),
+}
+
+
+def clone_for(state: dict, seat: int, action: dict) -> dict:
+    """A copy of ``state`` that ``act(copy, seat, action)`` may change: only what the decision
+    changes in place is copied (``_IN_PLACE``), the rest is shared; a look that turns up a spell,
+    a spell's choice, a faction and anything else take the whole ``clone``. Most events of a
+    fold are such decisions, and a whole clone cost more than the rest of their apply
+    (tests/games/test_sorcado.py holds the two to the same states over random playouts)."""
+    kind = action["type"]
+    if (kind not in _IN_PLACE or (kind == "look" and state["grid"][action["pos"]] in SPELLS)
+            or (kind == "keep" and state["phase"] == "transpose")):
+        return clone(state)
+    lists, own, every = _IN_PLACE[kind]
+    new = dict(state)
+    for key in lists:
+        new[key] = list(state[key])
+    for key in own:
+        per_seat = new[key] = list(state[key])
+        per_seat[seat] = list(per_seat[seat])
+    for key in every:
         new[key] = [list(x) for x in state[key]]
     return new
 
@@ -505,8 +548,17 @@ class Sorcado(Ruleset):
         if reason is not None:
             raise IllegalAction(reason)
 
+    def check_action(self, state: dict, seat: int, action) -> None:
+        """Ruleset.check_action without building ``next`` when the seat is the one to act (a
+        validation checks every action): ``check`` alone then decides, as it would there."""
+        if state["phase"] in PHASE_ACTIONS and type(seat) is int and seat == acting_seat(state):
+            return self.check(state, seat, action)
+        return super().check_action(state, seat, action)
+
     def apply(self, state: dict, event: Event) -> dict:
-        """The next state; ``state`` itself is never changed."""
+        """The next state; ``state`` itself is never changed. An action must have passed
+        check_action (the service, the runner and log.Folder all check first): apply does not
+        check it twice, for fold speed."""
         if event.kind == "forfeit":
             new = clone(state)
             forfeit(new, forfeiting_seat(state["players"], event.seat))
@@ -516,8 +568,7 @@ class Sorcado(Ruleset):
         if event.kind != "action":
             raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
         action = event.payload.get("action")
-        self.check(state, event.seat, action)
-        new = clone(state)
+        new = clone_for(state, event.seat, action)
         act(new, event.seat, action)
         return new
 

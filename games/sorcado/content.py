@@ -163,6 +163,10 @@ def position_slots(pos: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return (f"L{row}", f"R{row}"), (f"T{col}", f"B{col}")
 
 
+# slot -> (True for a row's slot, False for a column's; the row or column), per position_slots
+SLOT_LINES = {slot: (slot[0] in "LR", int(slot[1])) for slot in SLOTS}
+
+
 def corner_slots(corner: str) -> tuple[str, ...]:
     """V.4a: the eight slots on the two sides that meet at ``corner``."""
     return tuple(f"{side}{i}" for side in corner for i in range(SIDE))  # "TL": top and left
@@ -217,16 +221,27 @@ def open_slots(placement: str, players: int, seat: int, placed: list[list]) -> l
     return [slot for slot in SLOTS if count[slot] < 2]
 
 
+def _line_powers(cards: list) -> tuple[list[list[int]], list[list[int]]]:
+    """W.1: a seat's mage powers beside each row (slots L, R) and each column (T, B), from its
+    [slot, card] pairs; computed once per scoring, not once per position."""
+    rows, columns = [[] for _ in range(SIDE)], [[] for _ in range(SIDE)]
+    for slot, card in cards:
+        if slot in SLOT_LINES:
+            across, index = SLOT_LINES[slot]
+            (rows if across else columns)[index].append(MAGE_POWER[card])
+    return rows, columns
+
+
 def realm_scores(grid: list[str], placed: list[list], factions: list,
                  bans: list, card_of: dict = CARD) -> tuple[list, list[int]]:
     """W.1-W.3, E.1: the captor of each realm card (None: discarded) and each seat's points,
     monster strengths plus three a spell."""
     captures, scores = [], [0] * len(placed)
+    lines = [_line_powers(cards) for cards in placed]
     for pos, realm in enumerate(grid):
-        row_slots, column_slots = position_slots(pos)
-        row = [[MAGE_POWER[c] for slot, c in cards if slot in row_slots] for cards in placed]
-        column = [[MAGE_POWER[c] for slot, c in cards if slot in column_slots] for cards in placed]
-        seat = captor(card_of[realm], row, column, factions, bans[pos])
+        row, column = divmod(pos, SIDE)
+        seat = captor(card_of[realm], [rows[row] for rows, _ in lines],
+                      [columns[column] for _, columns in lines], factions, bans[pos])
         captures.append(seat)
         if seat is not None:
             scores[seat] += card_of[realm].strength

@@ -30,6 +30,8 @@ ROLL = {"type": "roll"}
 SPEC = GameSpec(name="trap-the-wizard", title="Trap the Wizard", version=2, min_players=2,
                 max_players=6, chance=True, hidden_information=False, simultaneous=False,
                 rulebook="trap-the-wizard.de.txt")
+ROLL_DUE = Chance(DIE)  # what ``next`` says at every roll: frozen, so one instance serves all
+TO_ACT = tuple(ToAct((seat,)) for seat in range(SPEC.max_players))  # ... and at every decision
 
 
 @dataclass(frozen=True)
@@ -78,13 +80,19 @@ class State:
         """The joker's piece id (cached in the instance: read on every rule check)."""
         return self.players * self.options.wizards
 
+    @functools.cached_property
+    def layout(self) -> Layout:
+        """The board and seating (cached in the instance, and handed on by ``_with``: the
+        lru_cache of ``layout_for`` costs a hash of four arguments on every look)."""
+        o = self.options
+        return layout_for(o.board, o.rim_between, o.spoke_between, self.players)
+
 
 # -- looking at a state -------------------------------------------------------------------------
 
 def layout(state: State) -> Layout:
     """The board and seating of this match (cached per option set)."""
-    o = state.options
-    return layout_for(o.board, o.rim_between, o.spoke_between, state.players)
+    return state.layout
 
 
 def owner(state: State, piece: int) -> int | None:
@@ -102,6 +110,17 @@ def seats_with_free_wizards(state: State) -> set[int]:
     """§5.1: the players who are still "übrig" (have a wizard on the board)."""
     per_seat = state.options.wizards
     return {w // per_seat for w in range(state.joker) if state.fields[w] is not None}
+
+
+def one_seat_left(state: State) -> bool:
+    """§5.1: at most one player is still "übrig". Asked after every move, so it counts free
+    wizards (all of them, and the mover's seat's) rather than collecting seats."""
+    per_seat, fields, joker = state.options.wizards, state.fields, state.joker
+    first = state.turn * per_seat
+    own = per_seat - fields[first:first + per_seat].count(None)
+    if own:  # every free wizard is one of the seat's own, or another seat is left too
+        return own == joker - fields[:joker].count(None)
+    return len(seats_with_free_wizards(state)) <= 1
 
 
 def stacks_on(state: State, field: int) -> list[int]:
@@ -167,7 +186,7 @@ def landing_refusal(state: State, lay: Layout, wizard: int, to: int, steps: int,
 
 def move_refusal(state: State, seat: int, wizard: int, to: int, steps: int) -> str | None:
     """§2.1-§2.4: why seat may not move ``wizard`` ``steps`` steps to ``to`` now (None: it may)."""
-    lay = layout(state)
+    lay = state.layout
     if not 0 <= wizard <= state.joker:
         return f"no piece {wizard} (wizards are 0..{state.joker - 1})"
     if wizard == state.joker:
@@ -185,7 +204,8 @@ def move_refusal(state: State, seat: int, wizard: int, to: int, steps: int) -> s
         return f"steps must be 1..{state.remaining} (the steps left to move), got {steps}"
     if to not in lay.board.reach[origin][steps]:
         return f"no path of exactly {steps} steps from {origin} to {to} (§2.1, D4)"
-    return landing_refusal(state, lay, wizard, to, steps, {to: stacks_on(state, to)})
+    stacks = stacks_on(state, to) if to in state.fields else []  # most fields stand empty
+    return landing_refusal(state, lay, wizard, to, steps, {to: stacks})
 
 
 def acts(state: State) -> bool:
@@ -213,7 +233,7 @@ def action_refusal(state: State, seat, action) -> str | None:
     if kind != "move":
         return (f"an action is {{'type': 'move', 'wizard', 'to', 'steps'}} or {{'type': 'pass'}}, "
                 f"got {_short(action)}")
-    if set(action) != MOVE_KEYS:
+    if action.keys() != MOVE_KEYS:
         return f"a move has exactly the keys {sorted(MOVE_KEYS)}, got {_short(sorted(map(str, action)))}"
     for key in ("wizard", "to", "steps"):
         if type(action[key]) is not int:
@@ -233,8 +253,33 @@ def move_actions(state: State) -> list[dict]:
 
 
 def has_move(state: State) -> bool:
-    """D9, D10: can the seat to act move at all (stops at the first legal move)?"""
-    return next(_moves(state), None) is not None
+    """D9, D10: can the seat to act move at all? ``_moves``' rules (§2.1-§2.4, §3.1-§3.3, D5)
+    asked as a yes/no that stops at the first move and builds no move, reason or occupancy map:
+    every die roll of a fold asks it (tests/games/test_trap_the_wizard.py holds it to ``_moves``
+    over random positions)."""
+    remaining = state.remaining
+    if remaining < 1:
+        return False
+    lay, seat, per_seat, fields = state.layout, state.turn, state.options.wizards, state.fields
+    first = seat * per_seat
+    for wizard in range(first, first + per_seat):
+        origin = fields[wizard]
+        if origin is None or wizard in state.moved:
+            continue
+        # §2.3, §3.3: home with any steps up to the rest, if the wizard holds an enemy wizard
+        if (state.captives[wizard] and lay.home_steps[seat][origin] <= remaining
+                and enemies_held(state, wizard)):
+            return True
+        for to in lay.landings[origin][remaining]:  # D5: never on a start field but one's own
+            if to not in fields:  # nobody there, not even the joker: room for the wizard
+                return True
+            if captures_on(state, lay, wizard, to):  # §3.1: enemies caught take no room
+                stacks = fields[first:first + per_seat].count(to)
+            else:
+                stacks = fields[:state.joker].count(to)
+            if stacks < 2:  # §3.1: two stacks at most
+                return True
+    return False
 
 
 def _moves(state: State):
@@ -259,10 +304,13 @@ def _moves(state: State):
 
 def _with(state: State, **changes) -> State:
     """A copy of ``state`` with ``changes``: dataclasses.replace re-runs __init__ and costs a
-    good share of a fold, while the tuples here are shared as they are."""
+    good share of a fold, while the tuples here (and the cached joker and layout) are shared as
+    they are. A copied __dict__ is set whole: a frozen dataclass refuses attribute writes, and
+    filling an empty __dict__ key by key costs more."""
     copy = object.__new__(State)
-    copy.__dict__.update(state.__dict__)
-    copy.__dict__.update(changes)
+    attributes = state.__dict__.copy()
+    attributes.update(changes)
+    object.__setattr__(copy, "__dict__", attributes)
     return copy
 
 
@@ -286,25 +334,30 @@ def roll_die(state: State, outcome) -> State:
     if not (isinstance(outcome, list) and len(outcome) == 1 and type(outcome[0]) is int
             and 1 <= outcome[0] <= SIX):
         raise IllegalAction(f"a die outcome is [1..6], got {_short(outcome)}")
-    state = _with(state, roll=outcome[0], remaining=outcome[0], moved=(), rolls=state.rolls + 1)
-    return state if has_move(state) else end_roll(state)
+    die = outcome[0]
+    state = _with(state, roll=die, remaining=die, moved=(), rolls=state.rolls + 1)
+    return state if has_move(state) else end_roll(state, fresh=True)
 
 
 def move(state: State, wizard: int, to: int, steps: int) -> State:
     """§2.1-§2.4: the wizard walks; it returns home (§3.4) or lands and captures (§1.3, §4.3)."""
-    lay = layout(state)
-    fields, captives = list(state.fields), list(state.captives)
-    delivered, remaining, moved = state.delivered, 0, state.moved
+    lay = state.layout
     if to == lay.homes[wizard // state.options.wizards]:
+        fields, captives = list(state.fields), list(state.captives)
         scored = return_home(state, lay, wizard, fields, captives)
-        seat = state.turn
-        delivered = delivered[:seat] + (delivered[seat] + scored,) + delivered[seat + 1:]
-        remaining, moved = state.remaining - steps, moved + (wizard,)
-    else:
+        fields[wizard] = to
+        seat, delivered = state.turn, state.delivered
+        state = _with(state, fields=tuple(fields), captives=tuple(captives),
+                      delivered=delivered[:seat] + (delivered[seat] + scored,) + delivered[seat + 1:],
+                      remaining=state.remaining - steps, moved=state.moved + (wizard,))
+    elif to in state.fields:  # a wizard stands there or the joker lies there
+        fields, captives = list(state.fields), list(state.captives)
         capture(state, lay, wizard, to, fields, captives)
-    fields[wizard] = to
-    state = _with(state, fields=tuple(fields), captives=tuple(captives), delivered=delivered,
-                  remaining=remaining, moved=moved)
+        fields[wizard] = to
+        state = _with(state, fields=tuple(fields), captives=tuple(captives), remaining=0)
+    else:  # an empty field: nothing to take, the captives stay as they are
+        fields = state.fields
+        state = _with(state, fields=fields[:wizard] + (to,) + fields[wizard + 1:], remaining=0)
     return after_move(state)
 
 
@@ -345,23 +398,29 @@ def capture(state: State, lay: Layout, wizard: int, to: int, fields: list, capti
 
 def after_move(state: State) -> State:
     """§5.1, §2.4: the round ends when one player is left; else the rest of a roll is offered
-    while some other wizard can use it exactly, and is lost otherwise."""
-    if len(seats_with_free_wizards(state)) <= 1:
+    while some other wizard can use it exactly, and is lost otherwise. ``state`` is the one
+    ``move`` has just made."""
+    if one_seat_left(state):
         return end_round(state)
     if state.remaining > 0 and has_move(state):
         return state
-    return end_roll(state)
+    return end_roll(state, fresh=True)
 
 
-def end_roll(state: State) -> State:
+def end_roll(state: State, *, fresh: bool = False) -> State:
     """§2.5, D10, D11, D13, D20: after a six the player may roll again (or must, six=
     "compulsory"); else the next seat with a free wizard rolls. A round that reaches turn_limit
-    rolls is scored as it stands."""
+    rolls is scored as it stands. ``fresh``: ``state`` was made by the apply under way and
+    nobody holds it yet, so it is finished in place rather than copied again (most moves)."""
     if state.rolls >= state.options.turn_limit:
         return end_round(state)
     again = state.roll == SIX and state.turn not in state.forfeited
-    return _with(state, turn=state.turn if again else next_seat(state, state.turn), roll=None,
-                 remaining=0, moved=(), again=again and state.options.six == "optional")
+    changes = {"turn": state.turn if again else next_seat(state, state.turn), "roll": None,
+               "remaining": 0, "moved": (), "again": again and state.options.six == "optional"}
+    if fresh:
+        state.__dict__.update(changes)
+        return state
+    return _with(state, **changes)
 
 
 def choose_again(state: State, action: dict) -> State:
@@ -373,10 +432,11 @@ def choose_again(state: State, action: dict) -> State:
 
 def next_seat(state: State, after: int) -> int:
     """D11: the next seat in turn order that is in play and has a free wizard."""
-    able = seats_with_free_wizards(state)
-    for k in range(1, state.players + 1):
-        seat = (after + k) % state.players
-        if seat in able:
+    players, per_seat, fields = state.players, state.options.wizards, state.fields
+    for k in range(1, players + 1):
+        seat = (after + k) % players
+        first = seat * per_seat
+        if fields[first:first + per_seat].count(None) < per_seat:  # a free wizard (§5.1)
             return seat
     return after
 
@@ -435,8 +495,15 @@ class TrapTheWizard(Ruleset):
         if state.ended:
             return Ended(Result.from_scores(totals(state), last=frozenset(state.forfeited)))
         if not acts(state):
-            return Chance(DIE)
-        return ToAct((state.turn,))
+            return ROLL_DUE
+        return TO_ACT[state.turn]
+
+    def check_action(self, state: State, seat: int, action) -> None:
+        """Ruleset.check_action without building ``next`` when the seat is the one to act (a
+        validation checks every action): ``check`` alone then decides, as it would there."""
+        if acts(state) and type(seat) is int and seat == state.turn:
+            return self.check(state, seat, action)
+        return super().check_action(state, seat, action)
 
     def legal_actions(self, state: State, seat: int) -> list:
         if not acts(state) or type(seat) is not int or seat != state.turn:
@@ -453,12 +520,13 @@ class TrapTheWizard(Ruleset):
     def apply(self, state: State, event: Event) -> State:
         """The state after ``event``. An action must have passed check_action (the service, the
         runner and log.Folder all check first): apply does not check it twice, for fold speed."""
-        if event.kind == "chance":
+        kind = event.kind
+        if kind == "chance":
             return roll_die(state, event.payload.get("outcome"))
-        if event.kind == "forfeit":
+        if kind == "forfeit":
             return forfeit(state, forfeiting_seat(state.players, event.seat))
-        if event.kind != "action":
-            raise IllegalAction(f"unknown event kind {event.kind!r}")
+        if kind != "action":
+            raise IllegalAction(f"unknown event kind {kind!r}")
         action = event.payload.get("action")
         if state.again:
             return choose_again(state, action)

@@ -50,6 +50,9 @@ class Layout:
     homes: tuple[int, ...]  # start field per seat
     home_owner: dict  # start field -> seat; start fields of no seat are not in it
     rows: tuple = ()  # per field (id, kind, seat, x, y, neighbours) for board_json
+    # For the rules' "can the seat move at all?" (has_move), asked on every roll of a fold:
+    landings: tuple = ()  # landings[field][steps]: reach[field][steps] without any seat's start field
+    home_steps: tuple = ()  # home_steps[seat][field]: fewest steps (1..MAX_STEPS) home, or MAX_STEPS + 1
 
 
 def arms_for(board_option: str, players: int) -> int:
@@ -144,7 +147,12 @@ def layout_for(board_option: str, rim_between: int, spoke_between: int, players:
     home_owner = {h: s for s, h in enumerate(homes)}
     rows = tuple((f, board.kinds[f], home_owner.get(f), *board.coords[f], board.neighbours[f])
                  for f in range(board.size))
-    return Layout(board=board, homes=homes, home_owner=home_owner, rows=rows)
+    landings = tuple(tuple(tuple(sorted(ends - home_owner.keys())) for ends in by_steps)
+                     for by_steps in board.reach)
+    home_steps = tuple(tuple(next((k for k in range(1, MAX_STEPS + 1) if home in board.reach[f][k]),
+                                  MAX_STEPS + 1) for f in range(board.size)) for home in homes)
+    return Layout(board=board, homes=homes, home_owner=home_owner, rows=rows, landings=landings,
+                  home_steps=home_steps)
 
 
 def board_json(layout: Layout) -> dict:

@@ -5,28 +5,7 @@ no application path issues.
 """
 from django.db import migrations
 
-POSTGRES_UP = """
-CREATE OR REPLACE FUNCTION replays_event_append_only() RETURNS trigger AS $$
-BEGIN
-    RAISE EXCEPTION 'replays_event is append-only: % refused', TG_OP
-        USING ERRCODE = 'restrict_violation';
-END;
-$$ LANGUAGE plpgsql;
-CREATE TRIGGER replays_event_append_only BEFORE UPDATE OR DELETE ON replays_event
-    FOR EACH ROW EXECUTE FUNCTION replays_event_append_only();
-"""
-POSTGRES_DOWN = """
-DROP TRIGGER IF EXISTS replays_event_append_only ON replays_event;
-DROP FUNCTION IF EXISTS replays_event_append_only();
-"""
-SQLITE_UP = [
-    "CREATE TRIGGER replays_event_no_update BEFORE UPDATE ON replays_event "
-    "BEGIN SELECT RAISE(ABORT, 'replays_event is append-only: UPDATE refused'); END;",
-    "CREATE TRIGGER replays_event_no_delete BEFORE DELETE ON replays_event "
-    "BEGIN SELECT RAISE(ABORT, 'replays_event is append-only: DELETE refused'); END;",
-]
-SQLITE_DOWN = ["DROP TRIGGER IF EXISTS replays_event_no_update;",
-               "DROP TRIGGER IF EXISTS replays_event_no_delete;"]
+from replays.migrations._append_only import POSTGRES_DOWN, POSTGRES_UP, SQLITE_DOWN, SQLITE_UP
 
 
 def statements(vendor: str, up: bool) -> list[str]:

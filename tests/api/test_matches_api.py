@@ -6,9 +6,11 @@ random bot); in most tests the built-in random bot stands in for them in process
 (``stand_ins``), since the sandbox is not what these tests are about; one test runs the sandbox.
 """
 import json
+import re
 from pathlib import Path
 
 import pytest
+from django.test import Client
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
@@ -352,3 +354,31 @@ def test_it_lets_the_owner_of_a_sandboxed_bot_see_its_seat(people, settings, tmp
     c = clients(people)
     assert c["alice"].get(url(match, "steps/6/?seat=0")).status_code == 200
     assert c["carol"].get(url(match, "steps/6/?seat=0")).status_code == 403
+
+
+@pytest.mark.parametrize("path", ["/api/nonexistent/", "/api/matches/not-a-uuid/steps/x/",
+                                  "/api/games/nope/extra", "/api/"])
+def test_every_unknown_api_url_answers_json_even_with_debug_on(client, settings, path):
+    """Issue 12.8: with DEBUG on Django answers an unmatched URL with its HTML page listing every
+    route; every /api/ URL answers with the JSON error envelope instead."""
+    settings.DEBUG = True
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    response = Client(enforce_csrf_checks=True).post(path, {"file": "x"})  # no CSRF failure page
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_the_api_docs_page_loads_swagger_ui_from_the_project_not_a_cdn(client):
+    """Issue 13.7: /api/docs/ was blank offline (Swagger UI from a CDN at @latest). Its scripts
+    and styles are the pinned sidecar package's static files, served by the project."""
+    page = client.get("/api/docs/").content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', page)
+    assert sources and all(s.startswith("/static/drf_spectacular_sidecar/swagger-ui-dist/") for s in sources), sources
+    assert "cdn" not in page.lower() and "@latest" not in page
+    from django.contrib.staticfiles import finders
+
+    for source in sources:  # shipped by the sidecar (collectstatic gathers them for WhiteNoise)
+        assert finders.find(source.removeprefix("/static/")), source

@@ -1,18 +1,25 @@
 """The server-rendered pages with Django's test client: the viewer's rights (hidden information
-of a live match never leaves the server), frames.json (one frame per event) and the bracket."""
+of a live match never leaves the server), frames.json (pages of frames whose patches rebuild the
+view of every step, bounded whatever the length of the match) and the bracket."""
+import copy
 import json
+from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from api.pages import match_frames
+from api.pages import PAGE_FRAMES, match_frames
 from bots.driver import match_drive
 from bots.services import bot_create, bot_version_upload, builtin_bot_versions, match_play_builtin, match_start
+from games.engine import registry
+from games.engine.log import Folder, canonical_json
 from replays.models import Match
-from replays.selectors import match_event_count, match_records
+from replays.selectors import match_event_count, match_folder, match_records
 from tournaments.models import PairingGame
 from tournaments.services import tournament_advance, tournament_create, tournament_start
+
+from .test_hidden_information import HIDDEN, forbidden_items, leaks
 
 OWN_SOURCE = b"import sys\nfor line in sys.stdin:\n    pass\n"
 
@@ -54,8 +61,44 @@ def owner_and_live_match(db):
     return owner, match_start(ruleset="sorcado", versions=[builtin, own], queue=False)
 
 
-def _frames(client, match, seat):
-    return client.get(f"/matches/{match.pk}/frames.json", {"seat": seat})
+def _frames(client, match, seat, **page):
+    return client.get(f"/matches/{match.pk}/frames.json", {"seat": seat, **page})
+
+
+def _every_page(client, match, seat, count=PAGE_FRAMES) -> list[dict]:
+    """Every page of frames of one perspective, from step 0 to the head."""
+    pages = []
+    while not pages or pages[-1]["frames"]:
+        response = _frames(client, match, seat, **{"from": count * len(pages), "count": count})
+        assert response.status_code == 200, response.content[:300]
+        pages.append(response.json())
+    return pages
+
+
+def _patched(view, ops):
+    """``view`` with a frame's patch applied, as viewer.js applies it."""
+    top = {"v": copy.deepcopy(view)}
+    for op in ops:
+        *path, key = ["v", *op["at"]]
+        node = top
+        for step in path:
+            node = node[step]
+        if "del" in op:
+            del node[key]
+        elif "add" in op:
+            node[key] = node[key] + op["add"]
+        else:
+            node[key] = op["set"]
+    return top["v"]
+
+
+def _views(page) -> list:
+    """The whole view of every step of a page."""
+    views, view = [], page["base"]
+    for frame in page["frames"]:
+        view = frame["view"] if "view" in frame else _patched(view, frame["patch"])
+        views.append(view)
+    return views
 
 
 def _page_data(response) -> dict:
@@ -74,27 +117,39 @@ def test_it_shows_a_finished_match_to_anyone_with_every_perspective(finished_sor
     assert "object-src 'none'" in response["Content-Security-Policy"]
     data = _page_data(response)
     assert [p["value"] for p in data["perspectives"]] == ["public", "0", "1", "full"]
-    assert len(data["frames"]) == match_event_count(match=finished_sorcado)
+    events = match_event_count(match=finished_sorcado)
+    assert data["events"] == events
+    assert len(data["first_page"]["frames"]) == min(events, PAGE_FRAMES)
     for seat in ("public", "0", "1", "full"):
-        body = _frames(_client(), finished_sorcado, seat)
-        assert body.status_code == 200, seat
-        assert len(body.json()["frames"]) == match_event_count(match=finished_sorcado)
+        frames = [f for page in _every_page(_client(), finished_sorcado, seat) for f in page["frames"]]
+        assert [f["seq"] for f in frames] == list(range(events)), seat
 
 
-def test_it_gives_one_frame_per_event_with_the_views_of_one_fold(finished_sorcado):
-    ruleset_views = match_frames(match=finished_sorcado, perspective="0")
+def test_it_pages_frames_whose_patches_rebuild_the_view_of_every_step(finished_sorcado):
     records = match_records(match=finished_sorcado)
-    assert [f["seq"] for f in ruleset_views] == [r["seq"] for r in records]
-    assert "view" in ruleset_views[0] and all("changed" in f for f in ruleset_views[1:])
-    # The rebuilt last view is the seat's view of the final state.
-    from replays.selectors import match_folder
-    folder = match_folder(match=finished_sorcado)
-    view = dict(ruleset_views[0]["view"])
-    for frame in ruleset_views[1:]:
-        view.update(frame["changed"])
-        for key in frame.get("removed", []):
-            view.pop(key)
-    assert view == folder.ruleset.view(folder.state, 0)
+    folder = Folder(records[0])
+    states = []
+    for record in records:
+        if record["seq"] > 0:
+            folder.advance(record)
+        states.append(folder.state)
+    ruleset = folder.ruleset
+    # Pages of 9 steps: each starts at a step the fold reaches from a snapshot.
+    for seat in ("public", "0", "full"):
+        def truth(n):
+            if seat == "full":
+                return {**ruleset.view(states[n], None), "full_state": ruleset.encode(states[n])}
+            return ruleset.view(states[n], None if seat == "public" else int(seat))
+
+        pages = _every_page(_client(), finished_sorcado, seat, count=9)
+        assert pages[0]["base"] is None and "view" in pages[0]["frames"][0]
+        for page in pages[:-1]:
+            assert page["from"] == page["frames"][0]["seq"]
+            if page["from"]:
+                assert page["base"] == truth(page["from"] - 1)
+                assert all("patch" in f for f in page["frames"])
+            assert _views(page) == [truth(f["seq"]) for f in page["frames"]], (seat, page["from"])
+        assert pages[-1]["frames"] == [] and pages[-1]["events"] == len(records)
 
 
 def test_it_hides_a_live_match_from_anonymous_users(live_sorcado):
@@ -111,9 +166,8 @@ def test_it_offers_a_spectator_only_the_public_perspective_of_a_live_match(live_
     assert [p["value"] for p in data["perspectives"]] == ["public"]
     for seat in ("0", "1", "full"):
         assert _frames(spectator, live_sorcado, seat).status_code == 403
-    public = _frames(spectator, live_sorcado, "public")
-    assert public.status_code == 200
-    assert len(public.json()["frames"]) == match_event_count(match=live_sorcado)
+    frames = [f for page in _every_page(spectator, live_sorcado, "public") for f in page["frames"]]
+    assert len(frames) == match_event_count(match=live_sorcado)
 
 
 def test_it_leaks_no_hidden_card_of_a_live_match_to_a_spectator(live_sorcado):
@@ -125,10 +179,38 @@ def test_it_leaks_no_hidden_card_of_a_live_match_to_a_spectator(live_sorcado):
     assert hidden
     spectator = _client(_user("sam"))
     page = spectator.get(f"/matches/{live_sorcado.pk}/").content.decode()
-    frames = _frames(spectator, live_sorcado, "public").content.decode()
+    frames = "".join(json.dumps(page) for page in _every_page(spectator, live_sorcado, "public", count=5))
     for card in hidden:
         assert card not in page and card not in frames, card
     assert json.dumps(deal["payload"]["outcome"]) not in page + frames
+
+
+@pytest.mark.parametrize("game", HIDDEN)
+def test_it_pages_no_seat_anothers_hidden_items_of_a_live_match(game, db):
+    # Staff may ask for every perspective of a live match; what each frame shows is still only
+    # what that perspective may know at that step (its view, its redacted event line).
+    ruleset = registry.get(game)
+    players = max(2, ruleset.spec.min_players)
+    version = builtin_bot_versions(game=game)["random"]
+    match = match_start(ruleset=game, versions=[version] * players, queue=False)
+    assert match_drive(match_id=match.pk, max_events=40) == "paused"
+    records = match_records(match=match)
+    folder, states = Folder(records[0]), []
+    for record in records:
+        if record["seq"] > 0:
+            folder.advance(record)
+        states.append(folder.state)
+    staff = _client(_user("stella", is_staff=True))
+    for seat, mine in [("public", set()), *((str(s), {s}) for s in range(players))]:
+        for page in _every_page(staff, match, seat, count=7):
+            shown = [(page["from"] - 1, page["base"]), *((f["seq"], f) for f in page["frames"])]
+            for n, text in ((n, canonical_json(part)) for n, part in shown if part is not None):
+                forbidden = forbidden_items(ruleset, states[n], players, mine)
+                assert not leaks(text, forbidden), (seat, n, leaks(text, forbidden))
+        if mine:  # the search finds what may be shown: the seat's own items, in its own view
+            head = _frames(staff, match, seat, **{"from": len(records) - 1}).json()
+            own, held = canonical_json(_views(head)[-1]), ruleset.hidden_items(states[-1], *mine)
+            assert leaks(own, held) == sorted(held)
 
 
 def test_it_offers_an_owner_the_seats_of_their_bots_while_the_match_runs(owner_and_live_match):
@@ -164,12 +246,92 @@ def test_it_answers_a_json_400_for_a_perspective_that_is_no_seat_number(finished
     assert _frames(client, finished_sorcado, "01").json()["perspective"] == "1"
 
 
+def test_it_answers_a_json_400_for_a_page_that_is_no_page(finished_sorcado):
+    client = _client()
+    for page in ({"from": "-1"}, {"from": "x"}, {"from": "1" * 5000}, {"from": "²"},
+                 {"count": "0"}, {"count": str(PAGE_FRAMES + 1)}, {"count": "ten"}):
+        response = _frames(client, finished_sorcado, "public", **page)
+        assert response.status_code == 400, page
+        assert response.json()["error"]["code"] == "bad_page"
+    past = _frames(client, finished_sorcado, "public", **{"from": "999999"}).json()
+    assert past["frames"] == [] and past["events"] == match_event_count(match=finished_sorcado)
+
+
+def test_it_lets_the_browser_keep_a_finished_matchs_frames(finished_sorcado):
+    client = _client()
+    first = _frames(client, finished_sorcado, "0", **{"from": "10", "count": "20"})
+    assert first["Cache-Control"] == "public, max-age=86400"
+    again = client.get(f"/matches/{finished_sorcado.pk}/frames.json",
+                       {"seat": "0", "from": "10", "count": "20"}, headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 304 and again["ETag"] == first["ETag"]
+    other = _frames(client, finished_sorcado, "1", **{"from": "10", "count": "20"})
+    assert other.status_code == 200 and other["ETag"] != first["ETag"]
+
+
+def test_it_revalidates_a_live_matchs_frames_and_changes_them_as_it_goes(live_sorcado):
+    staff = _client(_user("stella", is_staff=True))
+    before = _frames(staff, live_sorcado, "full")
+    assert before["Cache-Control"] == "private, no-cache"
+    assert match_drive(match_id=live_sorcado.pk, max_events=3) == "paused"
+    after = staff.get(f"/matches/{live_sorcado.pk}/frames.json", {"seat": "full"},
+                      headers={"If-None-Match": before["ETag"]})
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert len(after.json()["frames"]) == len(before.json()["frames"]) + 3
+    # The rights come first: a conditional request for a hidden perspective is refused.
+    spectator = _client(_user("sam"))
+    hidden = spectator.get(f"/matches/{live_sorcado.pk}/frames.json", {"seat": "0"},
+                           headers={"If-None-Match": after["ETag"]})
+    assert hidden.status_code == 403
+
+
+@pytest.fixture
+def long_match(db):
+    """A finished Trap the Wizard match of six random bots: 1,050-1,320 events (twenty plays)."""
+    match = match_play_builtin(ruleset="trap-the-wizard", bots=["random"] * 6,
+                               options={"rounds": 2, "turn_limit": 300})
+    assert match_event_count(match=match) > 8 * PAGE_FRAMES
+    return match
+
+
+PAGE_BYTES = 64_000  # 100 steps of six-seat Trap the Wizard: about 27 kB in public, 42 kB in full
+
+
+def test_it_serves_a_long_match_in_pages_of_bounded_size_and_work(long_match, settings,
+                                                                  django_assert_max_num_queries):
+    events = match_event_count(match=long_match)
+    client = _client()
+    page = client.get(f"/matches/{long_match.pk}/")
+    assert len(page.content) < 2 * PAGE_BYTES  # the page embeds only its first page of frames
+    assert _page_data(page)["events"] == events
+    applies = []
+    advance = Folder.advance
+
+    def counted(folder, record):
+        applies.append(record["seq"])
+        advance(folder, record)
+
+    for seat in ("public", "full"):
+        for first in (0, events // 2 - 7, events - PAGE_FRAMES, events - 1):
+            applies.clear()
+            with mock.patch.object(Folder, "advance", counted), django_assert_max_num_queries(10):
+                response = _frames(client, long_match, seat, **{"from": first})
+            body = response.json()
+            assert [f["seq"] for f in body["frames"]] == list(range(first, min(first + PAGE_FRAMES, events)))
+            assert len(response.content) < PAGE_BYTES, (seat, first, len(response.content))
+            # From the snapshot before the page, not from event 0.
+            assert len(applies) < settings.REPLAY_SNAPSHOT_EVERY + PAGE_FRAMES
+    # The last page ends the match as the fold of the whole log does.
+    folder = match_folder(match=long_match)
+    last = _frames(client, long_match, "public", **{"from": events - 3}).json()
+    assert _views(last)[-1] == folder.ruleset.view(folder.state, None)
+
+
 def test_it_draws_a_trap_the_wizard_match(db):
     match = match_play_builtin(ruleset="trap-the-wizard", bots=["greedy", "random"], options={"rounds": 1})
     response = _client().get(f"/matches/{match.pk}/")
     assert response.status_code == 200
     assert b"viewer/renderers.js" in response.content and b"Trap the Wizard" in response.content
-    assert len(_page_data(response)["frames"]) == match_event_count(match=match)
+    assert len(_page_data(response)["first_page"]["frames"]) == min(match_event_count(match=match), PAGE_FRAMES)
 
 
 def _play_out(tournament):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from api.pages import PAGE_FRAMES
 from bots.driver import match_drive
 from bots.services import builtin_bot_versions, match_play_builtin
 from games.engine.log import Folder
@@ -106,6 +107,21 @@ def _open(tab, url):
     tab.wait_for_selector("#viewer[data-ready='1']")
 
 
+def _at(tab, step):
+    """Wait until the board shows ``step`` (its page of frames may be on its way)."""
+    tab.wait_for_selector(f"#viewer[data-step='{step}']:not([data-loading])")
+
+
+def _slide(tab, step):
+    tab.locator("#slider").fill(str(step))
+    _at(tab, step)
+
+
+def _end(tab, events):
+    tab.locator("body").press("End")
+    _at(tab, events - 1)
+
+
 def _counter(tab):
     return tab.inner_text("#counter")
 
@@ -125,7 +141,9 @@ def test_it_steps_through_a_trap_the_wizard_replay(page, live_server, live_db):
     assert page.locator("#board .edges line").count() >= fields
     assert page.locator("#board circle.wizard").count() == 2 * 3
     assert page.locator("#board path.joker").count() == 1
-    assert page.locator("#events li").count() == events
+    # The event list: the page of the step shown (and those either side, once fetched).
+    listed = page.locator("#events li").count()
+    assert min(events, PAGE_FRAMES) <= listed <= min(events, 2 * PAGE_FRAMES)
     # Step forward and back with the buttons, then the keyboard; the board follows.
     start = _board(page)
     for _ in range(3):
@@ -143,9 +161,9 @@ def test_it_steps_through_a_trap_the_wizard_replay(page, live_server, live_db):
     assert _counter(page).startswith("step 1 /")
     assert page.locator("#events li.current").count() == 1
     # The slider jumps; End goes to the last step.
-    page.locator("#slider").fill(str(events // 2))
+    _slide(page, events // 2)
     assert _counter(page) == f"step {events // 2} / {events - 1}"
-    page.locator("body").press("End")
+    _end(page, events)
     assert _counter(page) == f"step {events - 1} / {events - 1}"
     assert "match over" in page.text_content("#board")
     # The full perspective of a finished match (fetched from frames.json) keeps the step.
@@ -160,6 +178,46 @@ def test_it_steps_through_a_trap_the_wizard_replay(page, live_server, live_db):
     _shot(page, "viewer-trap-the-wizard")
 
 
+def test_it_steps_to_the_end_of_a_long_match_a_page_at_a_time(page, live_server, live_db):
+    match = match_play_builtin(ruleset="trap-the-wizard", bots=["random"] * 6,
+                               options={"rounds": 2, "turn_limit": 300})
+    events = match_event_count(match=match)
+    assert events > 8 * PAGE_FRAMES  # 1,050-1,320 in twenty plays
+    fetched = []
+    page.on("requestfinished", lambda request: fetched.append(request.url)
+            if "frames.json" in request.url else None)
+    _open(page, f"{live_server.url}/matches/{match.pk}/")
+    assert _counter(page) == f"step 0 / {events - 1}"
+    assert page.locator("#board circle.wizard").count() == 6 * 3
+    start = _board(page)
+    # The last step: its page (and the one before) is fetched, not the steps between.
+    _end(page, events)
+    assert _counter(page) == f"step {events - 1} / {events - 1}"
+    assert "match over" in page.text_content("#board")
+    assert page.locator("#events li.current").get_attribute("value") == str(events - 1)
+    assert page.locator("#events li").count() <= 2 * PAGE_FRAMES
+    assert len(fetched) <= 6, fetched
+    assert all(f"count={PAGE_FRAMES}" in url for url in fetched)
+    # Back across a page boundary, by key and by the slider; the board follows.
+    boundary = (events // 2) // PAGE_FRAMES * PAGE_FRAMES
+    _slide(page, boundary)
+    assert _counter(page) == f"step {boundary} / {events - 1}"
+    page.locator("body").press("ArrowLeft")
+    _at(page, boundary - 1)
+    assert page.locator("#events li.current").get_attribute("value") == str(boundary - 1)
+    assert _board(page) != start
+    # Another perspective keeps the step, fetching its own page.
+    page.select_option("#perspective", "full")
+    page.wait_for_selector("#viewer[data-perspective='full']")
+    assert _counter(page) == f"step {boundary - 1} / {events - 1}"
+    _end(page, events)
+    assert "match over" in page.text_content("#board")
+    page.locator("body").press("Home")
+    _at(page, 0)
+    assert _board(page) == start
+    _shot(page, "viewer-long-match")
+
+
 def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live_db):
     match = match_play_builtin(ruleset="sorcado", bots=["heuristic", "random"])
     events = match_event_count(match=match)
@@ -169,7 +227,7 @@ def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live
     assert [o for o in page.locator("#perspective option").all_inner_texts()][0] == "public"
     # Mid-game, the public sees sixteen face-down cards...
     middle = events // 2
-    page.locator("#slider").fill(str(middle))
+    _slide(page, middle)
     assert _counter(page) == f"step {middle} / {events - 1}"
     public_known = page.locator("#board g.card.known").count()
     assert public_known == 0
@@ -186,7 +244,7 @@ def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live
     page.wait_for_selector("#viewer[data-perspective='full']")
     assert page.locator("#board g.card.face-down").count() == 0
     assert page.locator("#board .hand-label").count() == 2
-    page.locator("body").press("End")
+    _end(page, events)
     assert page.locator("#board g.card.face-down").count() == 0
     _shot(page, "viewer-sorcado-full-end")
 
@@ -248,7 +306,7 @@ def test_it_renders_an_imperial_twing_replay_in_every_perspective(page, live_ser
     assert page.locator("#board g.tseat").count() == 3
     assert page.locator("#board g.tcentre").count() == 1
     # Mid-fight, in public: the fight with both sides and every card laid; no hand face up.
-    page.locator("#slider").fill(str(step))
+    _slide(page, step)
     assert _counter(page) == f"step {step} / {events - 1}"
     assert page.locator("#board.twing").count() == 1
     assert page.locator("#board g.tfight.live").count() == 1
@@ -289,7 +347,7 @@ def test_it_renders_an_imperial_twing_replay_in_every_perspective(page, live_ser
     # At the end every hand is public, the last fight and the result are drawn.
     page.select_option("#perspective", "public")
     page.wait_for_selector("#viewer[data-perspective='public']")
-    page.locator("body").press("End")
+    _end(page, events)
     assert _counter(page) == f"step {events - 1} / {events - 1}"
     final = steps[-1][1]
     board = page.text_content("#board")
@@ -344,7 +402,7 @@ def test_it_renders_a_warlock_replay_in_every_perspective(page, live_server, liv
     assert page.locator("#board g.wl-seat").count() == 3
     # In the middle of the match: the round, the segment and that round's record.
     middle = events // 2
-    page.locator("#slider").fill(str(middle))
+    _slide(page, middle)
     assert _counter(page) == f"step {middle} / {events - 1}"
     mid = views[middle]
     assert page.locator("#board g.wl-segments").get_attribute("data-segment") == str(mid["segment"])
@@ -353,7 +411,7 @@ def test_it_renders_a_warlock_replay_in_every_perspective(page, live_server, liv
     assert page.locator("#board g.wl-entry").count() == len(_warlock_log_shown(mid))
     # At the walk, in public: the circle, the duel master, roles and energy, the spells in
     # flight, each walk with its creature, creator and next seat; hands only as card backs.
-    page.locator("#slider").fill(str(step))
+    _slide(page, step)
     assert _counter(page) == f"step {step} / {events - 1}"
     board = page.text_content("#board")
     assert f"segment {view['segment']}" in board
@@ -427,7 +485,7 @@ def test_it_renders_a_warlock_replay_in_every_perspective(page, live_server, liv
     # At the end: match over, the reason and every seat's score.
     page.select_option("#perspective", "public")
     page.wait_for_selector("#viewer[data-perspective='public']")
-    page.locator("body").press("End")
+    _end(page, events)
     assert _counter(page) == f"step {events - 1} / {events - 1}"
     final = views[-1]
     assert final["scores"] is not None
@@ -579,7 +637,7 @@ def test_it_renders_a_wizard_kings_replay_in_every_perspective(page, live_server
     # Fights to come, marked where the move phase started them.
     planned = next((i for i, (_, s) in enumerate(steps) if s["fights"] and not s["battle"]), None)
     if planned is not None:
-        page.locator("#slider").fill(str(planned))
+        _slide(page, planned)
         view = ruleset.view(steps[planned][1], None)
         check_map(view)
         for hex_, fight in view["fights"].items():
@@ -588,7 +646,7 @@ def test_it_renders_a_wizard_kings_replay_in_every_perspective(page, live_server
         check_blocks(view, steps[planned][1])
     # At the battle, in public: the map, the battle hex with its round, blocks face down but
     # those a battle revealed (and those fighting now, with their strength).
-    page.locator("#slider").fill(str(step))
+    _slide(page, step)
     assert _counter(page) == f"step {step} / {events - 1}"
     check_map(public)
     check_battle(public)
@@ -626,7 +684,7 @@ def test_it_renders_a_wizard_kings_replay_in_every_perspective(page, live_server
     # At the end, in public: match over, the reason and every seat's score.
     page.select_option("#perspective", "public")
     page.wait_for_selector("#viewer[data-perspective='public']")
-    page.locator("body").press("End")
+    _end(page, events)
     assert _counter(page) == f"step {events - 1} / {events - 1}"
     final = ruleset.view(steps[-1][1], None)
     assert final["scores"] is not None and final["end_reason"]

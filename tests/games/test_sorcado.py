@@ -11,7 +11,9 @@ order of content.MONSTERS, row by row, so position p holds MONSTER_IDS[p]:
 and the exploration deck holds the four spells. Seat s plays faction FACTIONS[s] (demonologist,
 necromancer, ...); in the corners placement seat 0 sits at TL (slots T*, L*), seat 1 at BR.
 """
+import functools
 import json
+import random
 
 import pytest
 
@@ -19,13 +21,13 @@ import games.sorcado  # noqa: F401  (registers "sorcado" until the registry list
 from games.engine import registry
 from games.engine.bots import RandomBot
 from games.engine.log import Folder, LogError, canonical_json, validate
-from games.engine.protocol import Chance, Ended, Event, IllegalAction, ToAct
+from games.engine.protocol import Chance, Ended, Event, IllegalAction, Ruleset, ToAct
 from games.engine.runner import playout
-from games.sorcado import DEAL, MAGE_SHUFFLE, Sorcado
+from games.sorcado import DEAL, MAGE_SHUFFLE, Sorcado, act, clone
 from games.sorcado.bots import HeuristicBot
-from games.sorcado.content import (CARD, DISPEL, DIVINATION, FACTIONS, MAGE_CARDS, MAGE_POWER,
-                                   MONSTERS, POWERS, REALM_CARDS, SPELLS, TRANSPOSITION, WHIRLWIND,
-                                   realm_scores)
+from games.sorcado.content import (CARD, CARD_V1, DISPEL, DIVINATION, FACTIONS, MAGE_CARDS,
+                                   MAGE_POWER, MONSTERS, POWERS, REALM_CARDS, SLOTS, SPELLS,
+                                   TRANSPOSITION, WHIRLWIND, captor, position_slots, realm_scores)
 
 from .digest import fold_digest
 
@@ -737,3 +739,108 @@ def test_sorcado_version_1_matches_fold_by_edition_1_as_they_were_written(index)
         with pytest.raises(LogError, match="is not a mage card in your hand"):
             for record in as_version_2[1:]:
                 folder.step(record)
+
+
+# -- the fold's fast paths agree with the slow ones they stand for (bench/fold.py) ------------------
+
+FAST_PATH_OPTIONS = [{}, {"placement": "border"}, {"tie": "shared", "factions": "by-seat"},
+                     {"freed_look": "s1-and-a1"}]
+
+
+def playout_steps(count):
+    """(state before, record) for every event of ``count`` random playouts, players and options
+    cycling."""
+    for index in range(count):
+        log = playout(R, 2 + index % 3, seed=bytes([index]) * 32, bot_seed=index,
+                      options=FAST_PATH_OPTIONS[index % len(FAST_PATH_OPTIONS)])
+        folder = Folder(log[0])
+        for record in log[1:-1]:
+            yield folder.state, record
+            folder.step(record)
+
+
+def test_sorcado_apply_copies_what_each_decision_changes_and_nothing_it_needs_is_shared():
+    """apply copies only what a common decision changes in place (clone_for), not the whole
+    state (clone): over the states of random playouts with every option, every decision open
+    (a few of the many placements and transpositions) makes the state the whole copy makes and
+    leaves the state it was given as it was, and no state of the fold changes later."""
+    rng = random.Random(3)
+    kept, tried = [], set()
+    for state, record in playout_steps(12):
+        text = canonical_json(state)
+        kept.append((state, text))
+        nxt = R.next(state)
+        if not isinstance(nxt, ToAct):
+            continue
+        seat = nxt.seats[0]
+        legal = R.legal_actions(state, seat)
+        for action in legal if len(legal) <= 17 else rng.sample(legal, 3):
+            whole = clone(state)
+            act(whole, seat, action)
+            assert R.apply(state, Event.action(seat, action)) == whole, action
+            assert canonical_json(state) == text, action
+            tried.add((action["type"], state["phase"]))
+    assert all(canonical_json(state) == text for state, text in kept)
+    assert {("keep", "transpose"), ("keep", "swap"), ("swap", "swap"), ("pass", "ban"),
+            ("ban", "ban"), ("look", "look"), ("place", "place")} <= tried
+
+
+def reference_realm_scores(grid, placed, factions, bans, card_of):
+    """W.1-W.3 position by position, each row and column collected from every placed card (the
+    scoring as first written; content.realm_scores collects each seat's lines once)."""
+    captures, scores = [], [0] * len(placed)
+    for pos, realm in enumerate(grid):
+        row_slots, column_slots = position_slots(pos)
+        row = [[MAGE_POWER[c] for slot, c in cards if slot in row_slots] for cards in placed]
+        column = [[MAGE_POWER[c] for slot, c in cards if slot in column_slots] for cards in placed]
+        seat = captor(card_of[realm], row, column, factions, bans[pos])
+        captures.append(seat)
+        if seat is not None:
+            scores[seat] += card_of[realm].strength
+    return captures, scores
+
+
+def test_sorcado_realm_scores_agree_with_scoring_position_by_position():
+    """realm_scores sums each seat's cards beside each row and column once per scoring; on random
+    tables (any slots, bans, factions, both editions' cards) it scores as the per-position
+    reading of W.1-W.3 does."""
+    rng = random.Random(5)
+    for _ in range(800):
+        players = rng.randint(2, 4)
+        factions = rng.sample(FACTIONS, players)
+        grid = rng.sample(REALM_CARDS, 16)
+        placed = [[[rng.choice(SLOTS), rng.choice(MAGE_CARDS[f])] for _ in range(rng.randint(0, 8))]
+                  for f in factions]
+        bans = [rng.choice([None] * 6 + list(range(players))) for _ in range(16)]
+        for card_of in (CARD, CARD_V1):
+            assert realm_scores(grid, placed, factions, bans, card_of) == \
+                reference_realm_scores(grid, placed, factions, bans, card_of)
+
+
+def test_sorcado_check_action_and_looks_agree_with_the_contract_and_the_listed_actions():
+    """Sorcado.check_action skips building ``next`` when the seat is the one to act, and a look
+    is checked against A.1 directly rather than by listing every lookable card: for every seat
+    (and seats that are no seat), the actions listed and every look at every position, both
+    refuse exactly what Ruleset.check_action and legal_actions do, for the same reason."""
+    def reason(check, state, seat, action):
+        try:
+            check(state, seat, action)
+        except IllegalAction as exc:
+            return exc.reason
+        return None
+
+    looks = 0
+    for state, record in playout_steps(8):
+        nxt = R.next(state)
+        acting = nxt.seats[0] if isinstance(nxt, ToAct) else 0
+        legal = R.legal_actions(state, acting)
+        candidates = legal[:4] + [look(pos) for pos in range(16)] + [{"type": "pass"}]
+        for seat in (*range(state["players"]), 5, True, None):
+            for action in candidates:
+                fast = reason(R.check_action, state, seat, action)
+                assert fast == reason(functools.partial(Ruleset.check_action, R), state, seat, action)
+                if (type(seat) is int and seat == acting and action["type"] == "look"
+                        and state["phase"] == "look"):
+                    assert (fast is None) == (action in legal), (action, state)
+                    looks += 1
+    assert looks > 1000

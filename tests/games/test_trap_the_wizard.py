@@ -7,16 +7,19 @@ field 34+5a; centre 52. Two players sit on arms 0 and 2 (start fields 0 and 16);
 seat 0's wizards, 3-5 seat 1's, 6 the joker.
 """
 import dataclasses
+import functools
 import json
 import pathlib
+import random
 import subprocess
 import sys
 
 import pytest
 
+from games import trap_the_wizard as rules
 from games.engine import registry
 from games.engine.log import Folder, LogError, validate
-from games.engine.protocol import Chance, Ended, Event, IllegalAction, InvalidOptions, ToAct
+from games.engine.protocol import Chance, Ended, Event, IllegalAction, InvalidOptions, Ruleset, ToAct
 from games.engine.runner import playout
 from games.trap_the_wizard import DIE, TrapTheWizard
 from games.trap_the_wizard.bots import GreedyBot
@@ -687,3 +690,89 @@ def test_ttw_version_1_matches_fold_by_edition_1_as_they_were_written():
     with pytest.raises(LogError, match="no chance node now"):
         for record in as_version_2[1:]:
             folder.step(record)
+
+
+# -- the fold's fast paths agree with the rules they shortcut (bench/fold.py) ---------------------
+
+FAST_PATH_OPTIONS = [{"rounds": 1}, {"rounds": 1, "joker_return": "keep", "wizards": 5},
+                     {"rounds": 1, "board": "wheel6", "rim_between": 2, "spoke_between": 1},
+                     {"rounds": 1, "six": "compulsory", "turn_limit": 60}]
+
+
+def folded_states(players, options, seed):
+    """Every state of a random playout, folded from its log."""
+    log = playout(R, players, seed=bytes([seed]) * 32, bot_seed=seed, options=options)
+    folder, states = Folder(log[0]), []
+    for record in log[1:-1]:
+        folder.step(record)
+        states.append(folder.state)
+    return states
+
+
+def crowded_positions(count, seed):
+    """Random positions where the seat to act has little room: the other pieces crowd the fields
+    its wizards can reach with the rest of the roll (special fields and start fields among them),
+    some pieces are held by free wizards (the joker too), some are out of the game, some of the
+    seat's wizards are home already with the roll."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        players = rng.randint(2, 6)
+        options = rng.choice([{}, {"wizards": 1}, {"wizards": 2}, {"wizards": 5},
+                              {"board": "wheel6", "rim_between": 2, "spoke_between": 1}])
+        state = R.setup(players, R.options(options))
+        lay, per_seat = rules.layout(state), state.options.wizards
+        board = lay.board
+        turn, remaining = rng.randrange(players), rng.randint(1, 6)
+        own = range(turn * per_seat, (turn + 1) * per_seat)
+        fields = [rng.randrange(board.size) for _ in range(state.joker + 1)]
+        targets = sorted({to for w in own for steps in range(1, remaining + 1)
+                          for to in board.reach[fields[w]][steps]} | set(lay.homes))
+        for piece in range(state.joker + 1):
+            if piece not in own and rng.random() < 0.7:
+                fields[piece] = rng.choice(targets)
+        captives = [[] for _ in fields]
+        for piece in rng.sample(range(state.joker + 1), rng.randint(0, state.joker)):
+            holders = [w for w in range(state.joker) if w != piece and fields[w] is not None]
+            if holders and not captives[piece] and rng.random() < 0.8:
+                captives[rng.choice(holders)].append(piece)
+            fields[piece] = None
+        yield dataclasses.replace(
+            state, fields=tuple(fields), captives=tuple(map(tuple, captives)), turn=turn,
+            roll=6, remaining=remaining, moved=tuple(w for w in own if rng.random() < 0.2))
+
+
+def test_ttw_has_move_agrees_with_the_listed_moves():
+    """has_move decides every die roll of a fold without listing moves or reasons, so it is held
+    to _moves, which legal_actions lists: over crowded random positions and the positions of
+    random playouts it says exactly whether the seat to act has a move (D9, D10)."""
+    playouts = [state for index, options in enumerate(FAST_PATH_OPTIONS)
+                for state in folded_states(2 + index, options, index)[::7] if not state.ended]
+    checked = moving = 0
+    for state in [*crowded_positions(4000, 1), *playouts]:
+        expected = next(rules._moves(state), None) is not None
+        assert rules.has_move(state) is expected, R.encode(state)
+        checked, moving = checked + 1, moving + expected
+    assert checked > 4100 and 0.2 < moving / checked < 0.9, (checked, moving)
+
+
+def test_ttw_check_action_agrees_with_the_contracts_check_action():
+    """TrapTheWizard.check_action skips building ``next`` when the seat is the one to act; for
+    every seat (and seats that are no seat) and actions legal or not, it refuses exactly what
+    Ruleset.check_action refuses, for the same reason."""
+    def reason(check, state, seat, action):
+        try:
+            check(state, seat, action)
+        except IllegalAction as exc:
+            return exc.reason
+        return None
+
+    seen = set()
+    for state in folded_states(3, {"rounds": 1}, 7)[:600]:
+        actions = [*R.legal_actions(state, state.turn)[:3], move(0, 5, 1), {"type": "roll"},
+                   {"type": "pass"}]
+        for seat in (0, 1, 2, 3, True, 1.0, None):
+            for action in actions:
+                fast = reason(R.check_action, state, seat, action)
+                assert fast == reason(functools.partial(Ruleset.check_action, R), state, seat, action)
+                seen.add(fast is None)
+    assert seen == {True, False}

@@ -1,4 +1,5 @@
 """The event store on the embedded default (SQLite) and, under .ci/run, on PostgreSQL."""
+import contextlib
 import threading
 
 import pytest
@@ -78,6 +79,61 @@ def test_a_second_writer_at_the_same_seq_gets_a_conflict_and_writes_nothing(db):
     assert list(match.events.values_list("seq", "payload")) == [(0, head["payload"]), (1, chance)]
 
 
+@pytest.mark.postgres  # a transaction=True test: only PostgreSQL can empty the append-only table
+@pytest.mark.django_db(transaction=True)
+def test_an_ordinary_append_is_one_statement_committed_on_its_own():
+    """Issue 16: the head check and the insert are one round trip; outside a transaction nothing
+    else is sent (no BEGIN, no separate head lookup, no COMMIT). The statement is the same on
+    SQLite, where the other tests run it inside their transaction."""
+    match = match_create(ruleset="trap-the-wizard", players=2)
+    head = match_records(match=match)[0]
+    chance = {"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [3]}
+    sent = []
+
+    def record(execute, sql, params, many, context):
+        sent.append(sql.split()[0])
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance", payload=chance)
+    assert sent == ["INSERT"] and connection.get_autocommit()
+    assert list(match.events.values_list("seq", "payload")) == [(0, head["payload"]), (1, chance)]
+    with pytest.raises(AppendConflict, match="not the head"):
+        event_append(match=match, expected_seq=2, prev_hash=head["hash"], kind="chance", payload=chance)
+    assert match.events.count() == 2
+
+
+def test_a_refused_append_leaves_the_callers_transaction_usable(db):
+    """A conflict inside the caller's transaction raises AppendConflict and aborts nothing: on
+    PostgreSQL a failed statement would poison the whole transaction, so the refusal is "no row
+    inserted", never a database error."""
+    match = match_create(ruleset="trap-the-wizard", players=2)
+    head = match_records(match=match)[0]
+    chance = {"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [3]}
+    with transaction.atomic():
+        event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance", payload=chance)
+        with pytest.raises(AppendConflict, match="taken by another writer"):
+            event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
+                         payload={**chance, "outcome": [4]})
+        assert match.events.count() == 2  # the transaction still answers
+
+
+def test_an_append_never_goes_back_in_time_behind_the_previous_event(db):
+    """Issue 12.7: the validator refuses a log whose times go backwards, so a writer whose clock
+    is behind the previous writer's (another worker resuming the match) takes the previous
+    event's time instead of its own."""
+    match = match_create(ruleset="trap-the-wizard", players=2)
+    head = match_records(match=match)[0]
+    chance = {"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [3]}
+    ours = event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
+                        payload=chance, after_time=head["time"])  # behind our clock: ours
+    assert ours["time"] > head["time"]
+    ahead = "2999-01-01T00:00:00.000000+00:00"  # as if the previous writer's clock were far ahead
+    record = event_append(match=match, expected_seq=2, prev_hash=ours["hash"], kind="chance",
+                          payload=chance, after_time=ahead)
+    assert record["time"] == ahead and match_records(match=match)[2] == record
+
+
 def test_nothing_is_appended_after_the_end_of_a_match(played_match):
     head = match_records(match=played_match)[-1]
     assert head["kind"] == "match_ended"
@@ -89,8 +145,10 @@ def test_nothing_is_appended_after_the_end_of_a_match(played_match):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_concurrent_appends_at_the_same_seq_leave_exactly_one():
-    """Two threads, two real PostgreSQL connections, one seq: one wins, one conflicts."""
+@pytest.mark.parametrize("in_transaction", [True, False], ids=["in-a-transaction", "autocommit"])
+def test_two_concurrent_appends_at_the_same_seq_leave_exactly_one(in_transaction):
+    """Two threads, two real PostgreSQL connections, one seq: one wins, one conflicts, both in
+    the caller's transaction (a savepoint) and as the single autocommit statement."""
     for attempt in range(5):
         match = match_create(ruleset="trap-the-wizard", players=2)
         head = match_records(match=match)[0]
@@ -98,7 +156,7 @@ def test_two_concurrent_appends_at_the_same_seq_leave_exactly_one():
 
         def writer(outcome):
             try:
-                with transaction.atomic():
+                with transaction.atomic() if in_transaction else contextlib.nullcontext():
                     barrier.wait(timeout=10)
                     event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
                                  payload={"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [outcome]})

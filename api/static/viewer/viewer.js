@@ -1,7 +1,14 @@
 /* The replay viewer: step through the frames of one match for one perspective.
- * Data comes embedded in the page (#viewer-data, the public perspective) and from frames.json
- * when the perspective changes. Each frame after the first holds only the top-level keys of the
- * view that changed; rebuild() turns them back into whole views once, on load. */
+ * The page embeds the match's envelope and its first page of public frames (#viewer-data);
+ * further pages come from frames.json (?seat=&from=&count=, data.page_frames steps each), fetched
+ * for the step shown and the pages either side of it, so stepping stays instant and nothing
+ * grows with the length of the match. A page holds the view before its first step ("base") and
+ * one patch per step; applyPatch() turns them into whole views once, when the page arrives.
+ *
+ * The root element tells what is on the board: data-step (the step drawn), data-perspective,
+ * data-loading (while the step asked for is on its way), data-ready (after the first draw) with
+ * data-ready-ms (performance.now() then: milliseconds since navigation) and data-step-ms (how
+ * long the last step took from being asked for to being drawn). */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("viewer-data").textContent);
@@ -13,32 +20,141 @@
   var list = document.getElementById("events");
   var info = document.getElementById("info");
   var raw = document.getElementById("raw");
-  var frames = [];
-  var step = 0;
+  var PAGE = data.page_frames;
+  var count = data.events;   // steps of the match (a live match's grows with each page fetched)
+  var step = 0;              // the step asked for; the board shows it once its page is here
+  var askedAt = 0;
+  var store = null;          // the pages of the selected perspective: {perspective, pages, pending}
+  var listed = "";           // which pages the event list shows
+  var current = null;        // the event list's item of the step drawn
 
-  function rebuild(delta) {
-    var views = [], view = null;
-    delta.forEach(function (f, i) {
-      if (f.view !== undefined) {
-        view = f.view;
-      } else {
-        view = Object.assign({}, view, f.changed || {});
-        (f.removed || []).forEach(function (k) { delete view[k]; });
-      }
-      views.push({seq: f.seq, kind: f.kind, seat: f.seat, text: f.text, view: view});
+  /* A copy of ``view`` with the patch's operations applied (view_patch in api/pages.py): only the
+   * objects on the path of an operation are copied, so the views of a page share the rest. */
+  function applyPatch(view, ops) {
+    var top = {v: view}, fresh = [top];
+    function own(node) {
+      if (fresh.indexOf(node) >= 0) return node;
+      var copy = Array.isArray(node) ? node.slice() : Object.assign({}, node);
+      fresh.push(copy);
+      return copy;
+    }
+    ops.forEach(function (op) {
+      var path = ["v"].concat(op.at), node = top;
+      for (var k = 0; k < path.length - 1; k++) node = node[path[k]] = own(node[path[k]]);
+      var key = path[path.length - 1];
+      if (op.del) delete node[key];
+      else if (op.add) node[key] = node[key].concat(op.add);
+      else node[key] = op.set;
     });
-    return views;
+    return top.v;
   }
 
+  function pageOf(i) { return Math.floor(i / PAGE); }
+
+  function addPage(into, body) {
+    var view = body.base;
+    var frames = body.frames.map(function (f) {
+      view = f.view !== undefined ? f.view : applyPatch(view, f.patch);
+      return {seq: f.seq, kind: f.kind, seat: f.seat, text: f.text, view: view};
+    });
+    into.pages[pageOf(body.from)] = {base: body.base, frames: frames};
+    if (body.events > count) {
+      count = body.events;
+      slider.max = String(Math.max(0, count - 1));
+      counter.textContent = "step " + step + " / " + (count - 1);
+    }
+  }
+
+  function frameAt(i) {
+    var page = store.pages[pageOf(i)];
+    return page ? page.frames[i - pageOf(i) * PAGE] : undefined;
+  }
+
+  function previousView(i) {
+    var page = store.pages[pageOf(i)], k = i - pageOf(i) * PAGE;
+    return k > 0 ? page.frames[k - 1].view : page.base;
+  }
+
+  /* Fetch page ``number`` of the selected perspective unless it is here whole or on its way. */
+  function want(number) {
+    var into = store;
+    if (number < 0 || number * PAGE >= count || into.pending[number]) return;
+    var page = into.pages[number];
+    if (page && (page.frames.length === PAGE || number * PAGE + page.frames.length >= count)) return;
+    var mine = window.AbortController ? new AbortController() : {};
+    into.pending[number] = mine;
+    function done() { if (into.pending[number] === mine) delete into.pending[number]; }
+    var url = data.frames_url + "&seat=" + encodeURIComponent(into.perspective) +
+              "&from=" + number * PAGE + "&count=" + PAGE;
+    fetch(url, {credentials: "same-origin", signal: mine.signal})
+      .then(function (r) {
+        if (!r.ok) throw new Error("frames.json: HTTP " + r.status);
+        return r.json();
+      })
+      .then(function (body) {
+        done();
+        addPage(into, body);
+        if (into === store) arrived();
+      })
+      .catch(function (err) {
+        done();
+        if (err.name === "AbortError" || into !== store) return;
+        info.textContent = String(err);
+        delete root.dataset.loading;
+      });
+  }
+
+  /* Forget a page on its way (and stop its request where the browser can). */
+  function drop(from, key) {
+    var fetching = from.pending[key];
+    delete from.pending[key];
+    if (fetching.abort) fetching.abort();
+  }
+
+  /* The page of the step asked for and one either side; pages further away that are still on
+   * their way are dropped (a slider dragged across a long match asks for many). */
+  function prefetch() {
+    var here = pageOf(step);
+    Object.keys(store.pending).forEach(function (key) {
+      if (Math.abs(parseInt(key, 10) - here) > 1) drop(store, key);
+    });
+    want(here);
+    want(here + 1);
+    want(here - 1);
+  }
+
+  function arrived() {
+    if (frameAt(step) && (String(step) !== root.dataset.step ||
+                          root.dataset.perspective !== store.perspective)) {
+      draw();
+    } else {
+      fillEvents();
+      markEvent();
+    }
+  }
+
+  /* The events of the pages of the step asked for and either side of it, as far as they are here. */
   function fillEvents() {
+    var here = pageOf(step), numbers = [here - 1, here, here + 1].filter(function (n) {
+      return store.pages[n];
+    });
+    var key = store.perspective + ":" + numbers.map(function (n) {
+      return n + "/" + store.pages[n].frames.length;
+    }).join(",");
+    if (key === listed) return;
+    listed = key;
     list.textContent = "";
-    frames.forEach(function (f, i) {
-      var li = document.createElement("li");
-      li.value = f.seq;
-      li.className = "event kind-" + f.kind + (f.seat !== null && f.seat !== undefined ? " seat-" + f.seat : "");
-      li.textContent = f.text;
-      li.addEventListener("click", function () { show(i); });
-      list.appendChild(li);
+    current = null;
+    numbers.forEach(function (n) {
+      store.pages[n].frames.forEach(function (f) {
+        var li = document.createElement("li");
+        li.value = f.seq;
+        li.className = "event kind-" + f.kind + (f.seat !== null && f.seat !== undefined ? " seat-" + f.seat : "");
+        li.textContent = f.text;
+        li.dataset.seq = String(f.seq);
+        li.addEventListener("click", function () { show(f.seq); });
+        list.appendChild(li);
+      });
     });
   }
 
@@ -56,20 +172,27 @@
     info.appendChild(table);
   }
 
-  function show(i) {
-    if (!frames.length) return;
-    step = Math.max(0, Math.min(frames.length - 1, i));
-    var frame = frames[step];
-    slider.value = String(step);
-    counter.textContent = "step " + step + " / " + (frames.length - 1);
-    var previous = step > 0 ? frames[step - 1].view : null;
-    var ctx = {frame: frame, previous: previous, seats: data.seats, perspective: select.value,
-               result: data.result};
+  function markEvent() {
+    if (current) current.classList.remove("current");
+    current = list.querySelector("li[data-seq='" + step + "']");
+    if (!current) return;
+    current.classList.add("current");
+    var top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 24) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
+
+  /* Draw the step asked for, whose frame is here. */
+  function draw() {
+    var frame = frameAt(step);
+    var ctx = {frame: frame, previous: step > 0 ? previousView(step) : null, seats: data.seats,
+               perspective: store.perspective, result: data.result};
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    var draw = window.renderers[data.ruleset] || window.renderers.fallback;
+    var render = window.renderers[data.ruleset] || window.renderers.fallback;
     var rows;
     try {
-      rows = draw(svg, frame.view, ctx);
+      rows = render(svg, frame.view, ctx);
     } catch (err) {
       while (svg.firstChild) svg.removeChild(svg.firstChild);
       rows = window.renderers.fallback(svg, frame.view, ctx);
@@ -77,36 +200,30 @@
     }
     fillInfo(rows);
     raw.textContent = JSON.stringify(frame.view, null, 1);
-    var items = list.children;
-    for (var k = 0; k < items.length; k++) items[k].classList.toggle("current", k === step);
-    if (items[step]) {
-      var top = items[step].offsetTop - list.offsetTop;
-      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 24) {
-        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-      }
-    }
+    fillEvents();
+    markEvent();
     root.dataset.step = String(step);
+    root.dataset.perspective = store.perspective;
+    root.dataset.stepMs = String(Math.round(performance.now() - askedAt));
+    delete root.dataset.loading;
   }
 
-  function load(delta, perspective) {
-    frames = rebuild(delta);
-    slider.max = String(Math.max(0, frames.length - 1));
-    root.dataset.perspective = perspective;
-    fillEvents();
-    show(Math.min(step, frames.length - 1));
+  /* Ask for step ``i``: drawn now if its page is here, else when it arrives. */
+  function show(i) {
+    if (!count) return;
+    askedAt = performance.now();
+    step = Math.max(0, Math.min(count - 1, i));
+    slider.value = String(step);
+    counter.textContent = "step " + step + " / " + (count - 1);
+    if (frameAt(step)) draw();
+    else root.dataset.loading = "1";
+    prefetch();
   }
 
   function switchPerspective() {
-    var seat = select.value;
-    root.dataset.loading = "1";
-    fetch(root.dataset.framesUrl + "?seat=" + encodeURIComponent(seat), {credentials: "same-origin"})
-      .then(function (r) {
-        if (!r.ok) throw new Error("frames.json: HTTP " + r.status);
-        return r.json();
-      })
-      .then(function (body) { load(body.frames, body.perspective); })
-      .catch(function (err) { info.textContent = String(err); })
-      .then(function () { delete root.dataset.loading; });
+    Object.keys(store.pending).forEach(function (key) { drop(store, key); });
+    store = {perspective: select.value, pages: {}, pending: {}};
+    show(step);
   }
 
   data.perspectives.forEach(function (p) {
@@ -121,19 +238,23 @@
   document.getElementById("first").addEventListener("click", function () { show(0); });
   document.getElementById("back").addEventListener("click", function () { show(step - 1); });
   document.getElementById("forward").addEventListener("click", function () { show(step + 1); });
-  document.getElementById("last").addEventListener("click", function () { show(frames.length - 1); });
+  document.getElementById("last").addEventListener("click", function () { show(count - 1); });
   document.addEventListener("keydown", function (e) {
     var t = e.target;
     if (t && (t.tagName === "SELECT" || t.tagName === "TEXTAREA" ||
               (t.tagName === "INPUT" && t.type !== "button"))) return;  // they handle their keys
-    var moves = {ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: frames.length - 1,
+    var moves = {ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: count - 1,
                  PageDown: step + 10, PageUp: step - 10};
     if (e.key in moves && !e.altKey && !e.ctrlKey && !e.metaKey) {
       e.preventDefault();
       show(moves[e.key]);
     }
   });
-  load(data.frames, data.perspective);
+  store = {perspective: data.perspective, pages: {}, pending: {}};
+  addPage(store, data.first_page);
+  slider.max = String(Math.max(0, count - 1));
   show(0);
+  root.dataset.perspective = store.perspective;
   root.dataset.ready = "1";
+  root.dataset.readyMs = String(Math.round(performance.now()));
 })();

@@ -4,9 +4,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import hashlib
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from games.engine import log
 from games.engine.log import GENESIS, Folder, LogError, read_jsonl, record_hash, seal, validate
@@ -260,6 +262,40 @@ def test_the_command_line_validator(records, tmp_path, capsys, monkeypatch):
     assert log.main([]) == 2
 
 
+def test_a_cut_export_is_not_a_pass_for_the_command_line_validator(records, tmp_path, capsys, monkeypatch):
+    """Issue 12.6: a truncated export validated with exit status 0 ("ok": true, "ended": false),
+    so a user checking a finished match's file by its exit status could not see the cut. A valid
+    log that does not end exits 3, unless the user asks for unfinished logs."""
+    monkeypatch.setattr(log, "validate", functools.partial(log.validate, get_ruleset=get_ruleset))
+    path = tmp_path / "cut.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records[:len(records) // 2]), encoding="utf-8")
+    assert log.main([str(path)]) == log.EXIT_UNFINISHED == 3
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True and report["ended"] is False
+    assert any("does not end" in note for note in report["notes"])
+    assert log.main([str(path), "--allow-unfinished"]) == 0
+
+
+def test_times_never_go_backwards(records):
+    """Issue 12.7: a log re-sealed with one event moved to 2020 in the middle of a later match
+    was accepted; the validator names the first event whose time is before its predecessor's."""
+    for i, record in enumerate(records):  # a match played on 2026-11-23, a second an event
+        record["time"] = f"2026-11-23T{i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000000+00:00"
+    assert check(resealed(records, 0)).ok, "increasing times (and equal ones) are fine"
+    k = len(records) // 2
+    records[k]["time"] = "2020-01-01T00:00:00.000000+00:00"
+    report = check(resealed(records, k))
+    assert (report.ok, report.first_bad_seq) == (False, k)
+    assert "time goes backwards" in report.reason
+
+
+@pytest.mark.parametrize("time", [None, 1700000000, "yesterday", "2026-01-01T00:00:00"])
+def test_a_time_that_is_not_iso_8601_with_an_offset_is_refused(records, time):
+    records[2]["time"] = time
+    report = check(resealed(records, 2))
+    assert (report.ok, report.first_bad_seq) == (False, 2)
+
+
 # -- bugs found while writing this suite (each fails until games/engine is fixed) ---------------------
 def test_options_that_are_not_an_object_are_reported_not_raised(records):
     """A replay is untrusted input: validate must return a report naming seq 0, not crash
@@ -416,3 +452,81 @@ def test_the_registry_returns_the_edition_a_stored_match_names():
     assert registry.get("sorcado", current.spec.version) is current
     with pytest.raises(registry.UnknownRuleset, match="version 99 is not available"):
         registry.get("sorcado", 99)
+
+
+# -- the validator's fast paths agree with the plain JSON they stand for --------------------------
+
+def dumps(value) -> str:
+    """Canonical JSON as the log first wrote it: json.dumps with the canonical settings."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+
+
+def outcome(write, value):
+    """What ``write(value)`` gives: ("ok", text) or ("error", its type and message)."""
+    try:
+        return "ok", write(value)
+    except Exception as exc:  # noqa: BLE001 - the kind of failure is what is compared
+        return "error", type(exc), str(exc)
+
+
+circular: list = []
+circular.append(circular)
+shared = {"a": [1]}
+ODD_VALUES = [1, -0.0, 1e300, float("nan"), float("inf"), True, None, "x\u00e9\ud800\x00", 10**5000,
+              {1: 2}, {1: 2, "1": 3}, {"b": (1, 2)}, object(), circular, [shared, {"k": shared}],
+              [[[]]], {"z": {"y": [1.5, "w", False]}}]
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(value=json_values)
+def test_canonical_json_is_json_dumps_with_the_canonical_settings(value):
+    """log.canonical_json keeps one encoder per thread instead of json.dumps' new one a call:
+    the same text, and the same failures (NaN, circular references, keys that do not sort), also
+    after a failure has left the kept encoder mid-way."""
+    for odd in [value, *ODD_VALUES, value]:
+        assert outcome(log.canonical_json, odd) == outcome(dumps, odd)
+
+
+def test_record_hash_spells_the_envelope_as_the_encoder_does(played):
+    """record_hash writes a well-formed envelope out by hand and encodes only the payload; for
+    every record of a playout and for envelopes of odd types and text it hashes what the whole
+    record through the encoder hashes, and fails alike on records it cannot write."""
+    def whole(record):
+        body = {k: record[k] for k in ("match", "seq", "kind", "seat", "payload", "time", "prev_hash")}
+        return hashlib.sha256(dumps(body).encode()).hexdigest()
+
+    odd = [dict(match="m\u2028\"\\", seq=True, kind="x", seat=False, payload={}, time="t", prev_hash="p"),
+           dict(match="m", seq=1, kind="x", seat=1.0, payload={"a": 1e300}, time="t", prev_hash="p"),
+           dict(match="m", seq=True, kind="x", seat=None, payload={}, time="t", prev_hash="p"),
+           dict(match="m", seq=1, kind="x", seat=True, payload={}, time="t", prev_hash="p"),
+           dict(match=5, seq=-3, kind="\x00", seat=-1, payload=[], time="t", prev_hash=None),
+           dict(match="m", seq=2**70, kind="x", seat=None, payload={"k": "\ud800"}, time="t", prev_hash="p"),
+           dict(match="m", seq=1, kind="x", seat=None, payload={"a": float("nan")}, time="t", prev_hash="p"),
+           dict(match="m", kind="x"), dict(seq=1)]
+    for record in [*played, *odd]:
+        assert outcome(record_hash, record) == outcome(whole, record)
+    assert all(record_hash(record) == record["hash"] for record in played)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(a=json_values, b=json_values)
+def test_same_is_equal_canonical_json(a, b):
+    """log._same answers most comparisons of a validation (chance specs and outcomes) by walking
+    the values type for type; it must say what comparing their canonical JSON says."""
+    def same(x, y):
+        try:
+            return dumps(x) == dumps(y)
+        except (TypeError, ValueError):
+            return False
+
+    for x, y in [(a, b), (a, a), (a, json.loads(json.dumps(a))), (a, [a]), (1, 1.0), (1, True),
+                 ((1, 2), [1, 2]), ({1: 1}, {"1": 1}), ({1: 2, "1": 3}, {1: 2, "1": 3}),
+                 (2**70, 2**70), ([10**5000], [10**5000]), (-0.0, 0.0),
+                 (float("nan"), float("nan")), (float("inf"), float("inf"))]:
+        assert log._same(x, y) == same(x, y) and log._same(y, x) == same(y, x), (x, y)

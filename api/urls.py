@@ -1,5 +1,5 @@
 """REST API routes. Each resource family has its own urls module."""
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from . import views
@@ -12,4 +12,7 @@ urlpatterns = [
     path("", include("api.urls_bots")),
     path("", include("api.urls_tournaments")),
     path("", include("api.urls_matches")),
+    # Last: any other /api/ URL is a JSON 404 in the error envelope, DEBUG or not (with DEBUG on,
+    # Django would answer with its HTML page listing every route).
+    re_path(r"^", views.not_found),
 ]

@@ -34,11 +34,14 @@ if str(ROOT) not in sys.path:
 
 from bench import append as append_bench  # noqa: E402  (after the sys.path line above)
 from bench import balance as balance_bench  # noqa: E402
+from bench import brackets as brackets_bench  # noqa: E402
 from bench import fold as fold_bench  # noqa: E402
 from bench import games as games_bench  # noqa: E402
 from bench import protocol as protocol_bench  # noqa: E402
 from bench import steps as steps_bench  # noqa: E402
+from bench import swiss as swiss_bench  # noqa: E402
 from bench import tournament as tournament_bench  # noqa: E402
+from bench import viewer as viewer_bench  # noqa: E402
 
 BENCHMARKS = ROOT / "BENCHMARKS.md"
 NOTES_START, NOTES_END = "<!-- NOTES: hand-written, kept by --write -->", "<!-- /NOTES -->"
@@ -49,6 +52,16 @@ SIZES = {  # (fold matches, fold repeats, durable events, no-flush events, appen
 GAMES_SIZES = {"full": {"playouts": 20, "games": 200}, "quick": {"playouts": 3, "games": 20}}
 BALANCE_SIZES = {"full": 1000, "quick": 20}
 BALANCE_HEADING = "## Balance by self-play (bench/balance.py)"
+# Further benchmarks: name -> (heading, module, how it runs: "in process" or the script that runs
+# in a subprocess of its own and prints its figures as JSON on its last line).
+EXTRA = {
+    "brackets": ("## Double elimination: losers'-bracket rematches (bench/brackets.py)",
+                 brackets_bench, "in process"),
+    "swiss": ("## Swiss: FIDE Dutch pairings against the reference engine (bench/swiss.py)",
+              swiss_bench, "in process"),
+    "viewer": ("## Opening a replay in the viewer, short and long match, in Chromium (bench/viewer.py)",
+               viewer_bench, "viewer.py"),
+}
 
 
 def machine() -> dict:
@@ -98,7 +111,8 @@ def reading(fold: dict | None, append: dict | None) -> list[str]:
         service = by_name[append_bench.SERVICE]
         lines.append(f"- {mode['mode']}: the service appends {service.rate:,.0f} events/s "
                      f"({1000 / service.rate:.2f} ms each), service/floor "
-                     f"{mode['service_over_floor']:.2f}, service/eventsourcing "
+                     f"{mode['service_over_floor']:.2f} (the floor's INSERT prepared: "
+                     f"{mode['service_over_floor_prepared']:.2f}), service/eventsourcing "
                      f"{mode['service_over_eventsourcing']:.2f}.")
         if mode["breakdown"]:
             steps = mode["breakdown"]["steps"]
@@ -113,7 +127,7 @@ def reading(fold: dict | None, append: dict | None) -> list[str]:
 def markdown(*, when: str, command: str, host: dict, fold: dict | None, append: dict | None,
              notes: str, games: dict | None = None, protocol: dict | None = None,
              tournament: dict | None = None, steps: dict | None = None,
-             balance: dict | None = None) -> str:
+             balance: dict | None = None, extra: dict | None = None) -> str:
     """The whole of BENCHMARKS.md."""
     server = append["server"]["server_version"] if append else "not measured"
     lines = [
@@ -148,6 +162,9 @@ def markdown(*, when: str, command: str, host: dict, fold: dict | None, append: 
     if games:
         lines += ["", "## Games: playout speed and bot strength (bench/games.py)", "",
                   *games_bench.report(games)]
+    for name, figures in (extra or {}).items():
+        heading, module, _ = EXTRA[name]
+        lines += ["", heading, "", *module.report(figures)]
     if balance:
         lines += ["", BALANCE_HEADING, "", *balance_bench.report(balance)]
     lines += ["", "## Reading", "", *reading(fold, append), "", "## Notes", "",
@@ -186,6 +203,34 @@ def replace_section(text: str, heading: str, body: list[str], run_line: str) -> 
         block.pop()
     lines[machine_at:section_end] = [*block, run_line, ""]
     return "\n".join(lines)
+
+
+SECTION_HEADINGS = {"fold": "## Fold throughput (bench/fold.py)",
+                    "append": "## Append throughput on PostgreSQL (bench/append.py)",
+                    "protocol": "## Bot protocol: in process against sandboxed subprocesses (bench/protocol.py)",
+                    "steps": "## Step-through latency through the API (bench/steps.py)",
+                    "tournament": "## Tournament throughput with one and two workers (bench/tournament.py)",
+                    "games": "## Games: playout speed and bot strength (bench/games.py)",
+                    "balance": BALANCE_HEADING}
+
+
+def carried_sections(text: str, old_text: str, skipped: list[str]) -> str:
+    """``text`` (a new BENCHMARKS.md) with the sections of the ``skipped`` benchmarks taken over
+    from ``old_text`` as they were, and a line in "Machine and run" saying so."""
+    old_lines = old_text.split("\n")
+    for name in skipped:
+        heading = SECTION_HEADINGS.get(name) or EXTRA[name][0]
+        if heading not in old_lines:
+            continue
+        start = old_lines.index(heading) + 1
+        end = next((i for i in range(start, len(old_lines)) if old_lines[i].startswith("## ")),
+                   len(old_lines))
+        body = old_lines[start:end]
+        while body and not body[0]:
+            body = body[1:]
+        text = replace_section(text, heading, body,
+                               f"- {heading[3:]}: not re-run; kept from the previous run")
+    return text
 
 
 def merged_balance(text: str, body: list[str], games: list[str],
@@ -249,7 +294,10 @@ def main(argv: list[str]) -> int:
                         help=f"balance: self-play games per player count (default "
                              f"{BALANCE_SIZES['full']}, {BALANCE_SIZES['quick']} with --quick)")
     parser.add_argument("--only", choices=("fold", "append", "games", "protocol", "tournament", "steps",
-                                           "balance"), help="run one benchmark")
+                                           "balance", *EXTRA), help="run one benchmark")
+    parser.add_argument("--skip", action="append", default=[], metavar="NAME",
+                        help="leave a benchmark out of a full run (repeatable); with --write its "
+                             "section of BENCHMARKS.md is kept as it is")
     args = parser.parse_args(argv)
     if (args.players or args.games) and args.only not in (None, "balance"):
         parser.error("--players and --games apply to the balance benchmark only")
@@ -260,47 +308,61 @@ def main(argv: list[str]) -> int:
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     host = machine()
     fold = append = games = protocol = tournament = steps = balance = None
-    if args.only in (None, "fold"):
+    extra: dict = {}
+
+    def wanted(name: str) -> bool:
+        return args.only == name or (args.only is None and name not in args.skip)
+
+    if wanted("fold"):
         print("fold: playing the corpus and timing it ...", file=sys.stderr, flush=True)
         fold = fold_bench.run(matches=fold_matches, repeats=fold_repeats)
         print("\n".join(["## Fold", "", *fold_bench.report(fold), ""]), flush=True)
-    if args.only in (None, "append"):
+    if wanted("append"):
         print("append: PostgreSQL, every method on the same events ...", file=sys.stderr, flush=True)
         append = append_bench.run(durable_events=durable, no_flush_events=no_flush, rounds=rounds)
         print("\n".join(["## Append", "", *append_bench.report(append), ""]), flush=True)
-    if args.only in (None, "protocol"):
+    if wanted("protocol"):
         print("protocol: the same match in process and in subprocesses ...", file=sys.stderr, flush=True)
         protocol = protocol_bench.run(repeats=1 if args.quick else 3)
         print("\n".join(["## Protocol", "", *protocol_bench.report(protocol), ""]), flush=True)
-    if args.only in (None, "tournament"):
+    if wanted("tournament"):
         print("tournament: 64 entrants on real workers, one then two ...", file=sys.stderr, flush=True)
         tournament = in_subprocess("tournament.py")
         print("\n".join(["## Tournament", "", *tournament_bench.report(tournament), ""]), flush=True)
-    if args.only in (None, "steps"):
+    if wanted("steps"):
         print("steps: latency of steps/{n} in a 10,000-event match ...", file=sys.stderr, flush=True)
         steps = in_subprocess("steps.py")
         print("\n".join(["## Steps", "", *steps_bench.report(steps), ""]), flush=True)
-    if args.only in (None, "games"):
+    if wanted("games"):
         print("games: playouts and bot strength ...", file=sys.stderr, flush=True)
         games = games_bench.run(**GAMES_SIZES["quick" if args.quick else "full"])
         print("\n".join(["## Games", "", *games_bench.report(games), ""]), flush=True)
-    if args.only in (None, "balance"):
+    if wanted("balance"):
         print("balance: self-play of every game whose seats differ ...", file=sys.stderr, flush=True)
         balance = balance_bench.run(games=args.games or BALANCE_SIZES["quick" if args.quick else "full"],
                                     names=args.game or None, player_counts=args.players or None)
         print("\n".join(["## Balance", "", *balance_bench.report(balance), ""]), flush=True)
+    for name, (heading, module, how) in EXTRA.items():
+        if wanted(name):
+            print(f"{name}: ...", file=sys.stderr, flush=True)
+            extra[name] = (module.run(quick=args.quick) if how == "in process" else in_subprocess(how))
+            print("\n".join([heading, "", *module.report(extra[name]), ""]), flush=True)
     print("\n".join(["## Reading", "", *reading(fold, append)]))
     print(f"\n(all benchmarks: {time.perf_counter() - started:.0f} s)", file=sys.stderr)
-    if args.write and args.only in ("games", "balance") and BENCHMARKS.exists():
+    if args.write and args.only in ("games", "balance", *EXTRA) and BENCHMARKS.exists():
         # One benchmark re-run: its section is replaced, the others (and their run) are kept.
         command = "python3 dev.py bench " + " ".join(argv)
-        section = ({"games": games_bench.report(games)} if args.only == "games"
-                   else {"balance": balance_bench.report(balance)})[args.only]
+        if args.only in EXTRA:
+            section = EXTRA[args.only][1].report(extra[args.only])
+        else:
+            section = ({"games": games_bench.report(games)} if args.only == "games"
+                       else {"balance": balance_bench.report(balance)})[args.only]
         if args.only == "balance" and (args.game or args.players):
             rerun = args.game or [r.spec.name for r in balance_bench.balanced_games()]
             section = merged_balance(BENCHMARKS.read_text(encoding="utf-8"), section, rerun,
                                      args.players or None)
-        heading = ("## Games: playout speed and bot strength (bench/games.py)"
+        heading = (EXTRA[args.only][0] if args.only in EXTRA
+                   else "## Games: playout speed and bot strength (bench/games.py)"
                    if args.only == "games" else BALANCE_HEADING)
         counts = f", {', '.join(map(str, sorted(args.players)))} players" if args.players else ""
         which = (f" ({', '.join(args.game)}{counts})" if args.only == "balance" and args.game
@@ -312,11 +374,12 @@ def main(argv: list[str]) -> int:
         print(f"updated {BENCHMARKS.relative_to(ROOT)}", file=sys.stderr)
     elif args.write:
         command = "python3 dev.py bench " + " ".join(argv)
-        BENCHMARKS.write_text(markdown(when=when, command=command.strip(), host=host, fold=fold,
-                                       append=append, notes=kept_notes(), games=games,
-                                       protocol=protocol, tournament=tournament, steps=steps,
-                                       balance=balance),
-                              encoding="utf-8")
+        text = markdown(when=when, command=command.strip(), host=host, fold=fold, append=append,
+                        notes=kept_notes(), games=games, protocol=protocol, tournament=tournament,
+                        steps=steps, balance=balance, extra=extra)
+        if args.skip and BENCHMARKS.exists():
+            text = carried_sections(text, BENCHMARKS.read_text(encoding="utf-8"), args.skip)
+        BENCHMARKS.write_text(text, encoding="utf-8")
         print(f"wrote {BENCHMARKS.relative_to(ROOT)}", file=sys.stderr)
     return 0
 

@@ -33,6 +33,8 @@ def start_workers(count: int, env: dict) -> list[subprocess.Popen]:
             workers.append(subprocess.Popen(
                 [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
                  "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"bench{i}@%h",
+                 # both queues: each worker also runs the control tasks (advances, validations)
+                 "-Q", f"{QUEUE},{QUEUE}-control",
                  "--loglevel=WARNING"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT))
         logs.append(log)
     time.sleep(1)

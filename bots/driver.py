@@ -101,9 +101,12 @@ def _answer_seconds(bot, time_control: TimeControl) -> float:
 
 
 def _lease_release(*, match_id, token: str, failures: int = 0) -> None:
-    """Give the match up; ``failures`` (drivers in a row that failed) is left for the next one."""
+    """Give the match up; ``failures`` (drivers in a row that failed) is left for the next one.
+    After a failure the lease is left expired rather than cleared, so the sweep retries the
+    match (it retries expired leases only)."""
     Match.objects.filter(pk=match_id, driver_token=token).update(
-        driver_lease_until=None, driver_token=f"{FAILED}{failures}" if failures else "")
+        driver_lease_until=timezone.now() if failures else None,
+        driver_token=f"{FAILED}{failures}" if failures else "")
 
 
 def seat_bot(*, seat: int, info: dict, ruleset, time_control: TimeControl, bot_seed: int,
@@ -193,7 +196,8 @@ def _play(match: Match, lease: _Lease, bots: dict, *, bot_seed: int, max_events:
     def append(kind, seat, payload, state):
         lease.hold_for_write()
         return event_append(match=match, expected_seq=folder.seq + 1, prev_hash=folder.head_hash,
-                            kind=kind, seat=seat, payload=payload, state=state)
+                            kind=kind, seat=seat, payload=payload, state=state,
+                            after_time=folder.head_time)
 
     runner = RefereeRunner(folder, seed=bytes(match.seed), bots=bots, append=append,
                            policy=FaultPolicy.from_json(match.fault_policy),
@@ -224,9 +228,21 @@ def _abort_failing(match_id, attempts: int, exc: Exception) -> str:
 
 
 def stuck_match_ids(*, older_than_seconds: int = 10) -> list:
-    """Running matches nobody drives: no lease or an expired one, created a while ago."""
+    """Running matches whose driver died or failed: an expired lease, created a while ago. A
+    match with no lease at all has not been picked up yet (it waits in the queue): not stuck."""
     now = timezone.now()
-    return list(Match.objects.filter(status=Match.Status.RUNNING,
+    return list(Match.objects.filter(status=Match.Status.RUNNING, driver_lease_until__lt=now,
                                      created_at__lt=now - dt.timedelta(seconds=older_than_seconds))
-                .filter(Q(driver_lease_until__isnull=True) | Q(driver_lease_until__lt=now))
                 .values_list("pk", flat=True))
+
+
+def stuck_matches_take(*, older_than_seconds: int = 10) -> list:
+    """The stuck matches, each taken by clearing its expired lease (one UPDATE each, so two
+    sweeps never queue one match twice, and a match queued again counts as waiting until a
+    driver claims it)."""
+    taken = []
+    for match_id in stuck_match_ids(older_than_seconds=older_than_seconds):
+        if Match.objects.filter(pk=match_id, driver_lease_until__lt=timezone.now()).update(
+                driver_lease_until=None):
+            taken.append(match_id)
+    return taken

@@ -1,31 +1,43 @@
-"""Celery tasks of the bots app: they take ids, re-read the database and are safe to run twice."""
+"""Celery tasks of the bots app: they take ids, re-read the database and are safe to run twice.
+
+The match driver knows nothing of the layers above it: when a match ends, ``play_match``
+announces it to the tasks that settings.MATCH_END_TASKS names (by default the tournament's
+advance), and what an announcement loses to a dying worker, the layers' own sweeps find in the
+database (tournaments.sweep_tournaments, replays.sweep_validations).
+"""
 from celery import shared_task
+from django.conf import settings
+from django.utils.module_loading import import_string
 
 
 @shared_task(name="bots.play_match")
 def play_match(match_id: str) -> str:
     """Drive the match to its end (a second delivery finds the lease taken and returns), then
-    let its tournament, if any, go on."""
-    from tournaments.tasks import match_finished
-
+    announce the end."""
     from .driver import match_drive
 
     outcome = match_drive(match_id=match_id)
-    # "not running" too: a worker that died between writing the end and queueing
-    # match_finished has its task delivered again (acks_late), and only this second delivery
-    # can still move the tournament on. match_finished is idempotent, so queueing it once more
-    # for a match ended long ago costs one advance that finds nothing to do.
-    if outcome in ("ended", "aborted", "not running"):
-        match_finished.delay(match_id)
+    if outcome in ("ended", "aborted"):
+        match_end_announce(match_id)
     return outcome
+
+
+def match_end_announce(match_id: str) -> None:
+    """Queue each task of settings.MATCH_END_TASKS (dotted paths, as Django names middleware)
+    with the match's id (on the control queue)."""
+    for path in settings.MATCH_END_TASKS:
+        import_string(path).delay(match_id)
 
 
 @shared_task(name="bots.sweep_stuck_matches")
 def sweep_stuck_matches() -> int:
-    """Queue play_match again for running matches whose driver died (periodic, see settings)."""
-    from .driver import stuck_match_ids
+    """Queue play_match again for running matches whose driver died: an expired lease, each
+    once per expiry (periodic, see settings). A match still waiting in the queue has no lease and
+    is left alone; a message a dying worker had taken comes back from the broker
+    (CELERY_BROKER_TRANSPORT_OPTIONS: visibility_timeout)."""
+    from .driver import stuck_matches_take
 
-    ids = stuck_match_ids()
+    ids = stuck_matches_take()
     for match_id in ids:
         play_match.delay(str(match_id))
     return len(ids)

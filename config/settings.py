@@ -3,7 +3,13 @@ SQLite in ./var and Celery tasks executed in process.
 
 DATABASE_URL        e.g. postgres://postgres@127.0.0.1:5432/arena   (default: sqlite:///var/arena.sqlite3)
 CELERY_BROKER_URL   e.g. redis://127.0.0.1:6379/0                   (default: none -> tasks run in process)
+CACHE_URL           e.g. redis://127.0.0.1:6379/1  (default: none -> a per-process memory cache);
+                    the throttles count in it, so every deployment with more than one server
+                    process sets it (check --deploy warns otherwise)
+DB_CONN_MAX_AGE     seconds a connection is kept (default 0 with DEBUG on, 60 with it off)
 SECRET_KEY, DEBUG, ALLOWED_HOSTS, REPLAY_SNAPSHOT_EVERY
+DEBUG is on by default for local development (the demo, runserver); every deployment sets
+DEBUG=0 (docker-compose.yml does), and then the production settings at the end apply.
 """
 import os
 from pathlib import Path
@@ -30,6 +36,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files served by the project, pinned: no CDN
     "replays",
     "bots",
     "tournaments",
@@ -38,6 +45,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the viewer, the admin, Swagger UI) from the application server, DEBUG or not:
+    # compressed, with far-future cache headers for the hashed names collectstatic writes.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -62,12 +72,22 @@ WSGI_APPLICATION = "config.wsgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'arena.sqlite3'}",
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        # Persistent connections in production: one per server thread, so the number of
+        # connections is bounded by the server's workers x threads (docker-compose: 4 x 4), never
+        # by the number of clients; checked before reuse after a database restart.
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0" if DEBUG else "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (the dev server, in-process tasks) share the file; wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+else:
+    # The event append (replays/services.py) runs one statement per event on a server-binding
+    # cursor, prepared once per connection (threshold 0: at its first use). Django's own cursors
+    # bind on the client and never prepare, so nothing else changes. Behind a transaction-mode
+    # pooler (PgBouncer), enable its max_prepared_statements.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"
@@ -76,6 +96,24 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+if not DEBUG:  # hashed, compressed copies made by collectstatic (the Dockerfile runs it)
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+
+# --- Cache -----------------------------------------------------------------------------------
+# The throttles count requests in the cache: it must be shared by every server process, or each
+# process would allow the whole rate on its own. Redis when CACHE_URL names it; a process's memory
+# only on the embedded defaults (one process: the demo, the tests). Give the cache a Redis
+# database of its own, not the broker's: clearing a Django cache empties its whole database.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CACHE_URL,
+                          "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "arena")}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Replays ---------------------------------------------------------------------------------
 # A snapshot every K events: state_at(n) costs one decode plus fewer than K applies.
@@ -93,18 +131,39 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "arena")
-
-# Run sweep_stuck_matches with `celery -A config beat` (docker-compose has a beat service).
+# Control tasks (sweeps, tournament advances, validations, ratings) have a queue of their own, so
+# they never wait behind minute-long matches: run a worker for it (`-Q <queue>-control`,
+# docker-compose's "control" service) besides the match workers (`-Q <queue>`).
+CELERY_CONTROL_QUEUE = os.environ.get("CELERY_CONTROL_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-control")
+CELERY_TASK_ROUTES = {"bots.play_match": {"queue": CELERY_TASK_DEFAULT_QUEUE},
+                      "*": {"queue": CELERY_CONTROL_QUEUE}}
+# What a match's end is announced to (bots.play_match queues each with the match id): the
+# layers above the driver, named here so the driver imports none of them.
+MATCH_END_TASKS = ["tournaments.tasks.match_finished"]
+# Sweeps: every SWEEP_SECONDS, `celery -A config beat` queues each (docker-compose: "beat").
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
-    "sweep-stuck-matches": {"task": "bots.sweep_stuck_matches", "schedule": 30.0},
+    "sweep-stuck-matches": {"task": "bots.sweep_stuck_matches", "schedule": SWEEP_SECONDS},
+    "sweep-tournaments": {"task": "tournaments.sweep_tournaments", "schedule": SWEEP_SECONDS},
+    "sweep-validations": {"task": "replays.sweep_validations", "schedule": SWEEP_SECONDS},
 }
+# An ended match with no verdict this long after its end lost its validation: queued again.
+VALIDATION_GRACE_SECONDS = int(os.environ.get("VALIDATION_GRACE_SECONDS", "60"))
 
 # --- Bots ------------------------------------------------------------------------------------
 # A match driver holds a lease this long and renews it as it plays; an expired lease marks a
 # match whose worker died, and the sweep queues it again.
 MATCH_LEASE_SECONDS = int(os.environ.get("MATCH_LEASE_SECONDS", "30"))
+# A message a worker took and never acknowledged (the worker died before its driver claimed the
+# lease) goes back to its queue after the visibility timeout: the lease plus a sweep, the same
+# bound as a match whose driver died. A match running longer is delivered again meanwhile, and
+# that delivery finds the lease held and returns at once ("busy").
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": MATCH_LEASE_SECONDS + int(SWEEP_SECONDS),
+    "unacked_restore_interval": max(1, int(SWEEP_SECONDS) // 2),
+    "unacked_restore_throttle": 1,
+}
 # A match whose drivers fail this many times in a row (no sandbox, a missing built-in bot) is
 # aborted with the last error as its reason, so its tournament goes on.
 MATCH_DRIVE_ATTEMPTS = int(os.environ.get("MATCH_DRIVE_ATTEMPTS", "5"))
@@ -146,6 +205,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Games, bots, tournaments, standings, ratings and step-through replays.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/ works offline and never changes under us: Swagger UI from the pinned sidecar
+    # package's static files, not from a CDN at @latest.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "api.schema.add_error_responses"],
 }

@@ -24,7 +24,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 def start_worker(name: str = "worker", **env_extra: str) -> subprocess.Popen:
-    """Start a real Celery worker process on the test database and wait until it is ready."""
+    """Start a real Celery worker process on the test database and wait until it is ready; it
+    takes both queues, the matches' and the control tasks'."""
+    from django.conf import settings
     from django.db import connection
 
     url = urlparse(os.environ["DATABASE_URL"])
@@ -36,7 +38,7 @@ def start_worker(name: str = "worker", **env_extra: str) -> subprocess.Popen:
         worker = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
              "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
-             "-n", f"{name}@%h"],
+             "-n", f"{name}@%h", "-Q", f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_CONTROL_QUEUE}"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while "ready." not in log.read_text():
@@ -58,10 +60,15 @@ def stop_worker(worker: subprocess.Popen) -> None:
 
 @pytest.fixture
 def purged_queue():
-    """The test broker's queue emptied first, so no message of an earlier test is delivered."""
+    """The test broker's queues (matches and control tasks) emptied first, so no message of an
+    earlier test is delivered."""
+    from django.conf import settings
+
     from config.celery import app
 
-    app.control.purge()
+    with app.connection_for_write() as connection:
+        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_CONTROL_QUEUE):
+            connection.default_channel.queue_purge(queue)
 
 
 @pytest.fixture

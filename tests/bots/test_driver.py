@@ -187,27 +187,6 @@ def test_it_holds_the_lease_for_one_move_of_the_time_control_not_longer(db, sett
     assert left and all(6 < seconds <= 6 + 3 for seconds in left), left
 
 
-def test_it_advances_the_tournament_when_play_match_is_delivered_after_the_end(db, eager_tasks):
-    """The worker wrote the end and died before queueing match_finished; the broker delivers
-    play_match again (acks_late), and that delivery moves the tournament on."""
-    from bots.tasks import play_match
-    from tournaments.models import Tournament
-    from tournaments.services import tournament_create, tournament_start
-
-    versions = builtin_bot_versions(game="sorcado")
-    tournament = tournament_create(name="t", game="sorcado", format="round-robin",
-                                   entries=[versions["random"], versions["heuristic"]])
-    tournament_start(tournament=tournament, queue=False)
-    match = Match.objects.get(pairing_game__pairing__tournament=tournament)
-    assert match_drive(match_id=match.id) == "ended"  # ... and the worker dies here
-    assert play_match(str(match.id)) == "not running"
-    tournament.refresh_from_db()
-    assert tournament.status == Tournament.Status.FINISHED
-    assert play_match(str(match.id)) == "not running"  # once more: nothing changes
-    tournament.refresh_from_db()
-    assert tournament.status == Tournament.Status.FINISHED
-
-
 def test_it_aborts_a_match_after_repeated_driver_failures_with_the_reason(db, settings):
     """A built-in bot the game no longer ships fails every driver; the sweep retries it only
     MATCH_DRIVE_ATTEMPTS times, then the match is aborted with the error as its reason."""

@@ -199,7 +199,7 @@ def test_network_is_unreachable(needs_sandbox, bot_dirs):
 
 
 def test_writes_outside_tmp_fail(needs_sandbox, bot_dirs):
-    host_path = ROOT.parent / f"pwned-{uuid.uuid4().hex}"
+    host_path = outside_the_sandbox()
     bot = hostile(bot_dirs, "write_outside_tmp", **{"target.txt": str(host_path)})
     records = play_with_faults(bot)
     assert_completed(records)
@@ -319,7 +319,7 @@ def userns_mode(needs_sandbox, monkeypatch):
                                           ("leave_child", None), ("write_outside_tmp", None)])
 def test_userns_mode_contains_the_bot_too(userns_mode, bot_dirs, name, reason):
     source = EXAMPLE if name == "random_bot" else HOSTILE / f"{name}.py"
-    host_path = ROOT.parent / f"pwned-{uuid.uuid4().hex}"
+    host_path = outside_the_sandbox()
     bot = SandboxedBot(bot_dirs(source, **{"target.txt": str(host_path)}),
                        time_control=TimeControl(move_ms=1500, bank_ms=0), limits=LIMITS)
     assert bot.mode == "userns"
@@ -388,16 +388,17 @@ def test_a_bot_does_not_run_while_other_seats_think(needs_sandbox, bot_dirs):
     """RLIMIT_CPU counts per process: a background process (or a chain of them) could otherwise
     burn CPU the whole match, slowing the opponents whose clocks run on wall time."""
     act = {"type": "act", "seat": 0, "view": {}, "legal_actions": [1]}
-    with SandboxedBot(hostile(bot_dirs, "background_worker").code, time_control=CLOCK,
-                      limits=LIMITS) as bot:
+    # Each act waits (up to 2 s, within this clock) for the worker to tick again, so the test
+    # holds on a busy machine: the worker's progress is read only once it has run.
+    with SandboxedBot(hostile(bot_dirs, "background_worker").code,
+                      time_control=TimeControl(move_ms=3000, bank_ms=0), limits=LIMITS) as bot:
         bot.hello({"type": "hello", "seat": 0})
         bot.act(act)
-        time.sleep(0.3)  # the bot answered and is stopped, its worker with it
         bot.act(act)
         time.sleep(1.0)  # another seat thinks: 200 ticks if the worker were let run
         bot.act(act)
         ticks = [int(line.split()[1]) for line in bot.stderr_text.splitlines() if line.startswith("TICKS")]
-    assert len(ticks) == 3 and ticks[1] > 0, bot.stderr_text
+    assert len(ticks) == 3 and 0 < ticks[0] < ticks[1] < ticks[2], bot.stderr_text
     assert ticks[2] - ticks[1] < 40, ticks
 
 
@@ -438,6 +439,14 @@ def test_missing_bwrap_refuses_uploaded_bots(monkeypatch, tmp_path):
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+def outside_the_sandbox() -> Path:
+    """A host path a bot must not be able to create: in the checkout's var/, a writable host
+    directory the sandbox does not show. Not the checkout's parent: a clone under /tmp would put
+    it in /tmp, where the bot's own private /tmp lets it write (to its copy, not the host's)."""
+    (ROOT / "var").mkdir(exist_ok=True)
+    return ROOT / "var" / f"pwned-{uuid.uuid4().hex}"
+
 
 def _redis_up() -> bool:
     try:

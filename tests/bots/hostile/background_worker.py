@@ -19,17 +19,24 @@ if os.fork() == 0:  # the worker: a tick every 5 ms of running, as long as it is
         while time.monotonic() < deadline:
             pass
 
+def ticks_so_far() -> int:
+    try:
+        with open(COUNTER) as fh:
+            return int(fh.read() or 0)
+    except (OSError, ValueError):
+        return 0
+
+
+reported = 0
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "act":
         # The worker may run while the bot itself thinks: wait (within the clock) until it has
-        # ticked once, so a busy machine cannot leave it at 0 before the bot is first stopped.
+        # ticked again, so a busy machine that gives it no CPU for a while cannot make it look
+        # stopped when it is not. While the bot is stopped, nothing of it runs, worker included.
         started = time.monotonic()
-        while not os.path.exists(COUNTER) and time.monotonic() - started < 0.4:
+        while ticks_so_far() <= reported and time.monotonic() - started < 2.0:
             time.sleep(0.001)
-        try:
-            with open(COUNTER) as fh:
-                print(f"TICKS {fh.read()}", file=sys.stderr, flush=True)
-        except OSError:
-            print("TICKS 0", file=sys.stderr, flush=True)
+        reported = ticks_so_far()
+        print(f"TICKS {reported}", file=sys.stderr, flush=True)
         print(json.dumps({"action": random.choice(message["legal_actions"])}), flush=True)

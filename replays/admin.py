@@ -3,7 +3,7 @@ from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 
-from .models import Event, Match, Snapshot, Validation
+from .models import Event, Match, SigningKey, Snapshot, Validation
 from .services import match_validate
 
 
@@ -33,10 +33,10 @@ class EventInline(admin.TabularInline):
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "ruleset", "players", "status", "validation", "created_at")
-    list_filter = ("ruleset", "status", "imported")
+    list_filter = ("ruleset", "status", "imported", "unsigned")
     search_fields = ("id", "ruleset")
     readonly_fields = ("id", "viewer", "ruleset", "ruleset_version", "options", "players", "seats",
-                       "seed_commitment", "status", "result", "created_at", "ended_at", "imported",
+                       "seed_commitment", "status", "result", "created_at", "ended_at", "imported", "unsigned",
                        "validation")
     exclude = ("seed",)
     inlines = [EventInline]
@@ -84,3 +84,11 @@ class ValidationAdmin(ReadOnlyAdmin):
     list_display = ("match", "ok", "first_bad_seq", "reason", "created_at")
     list_filter = ("ok",)
     search_fields = ("match__id", "reason")
+
+
+@admin.register(SigningKey)
+class SigningKeyAdmin(ReadOnlyAdmin):
+    """The public keys that sign match ends; made and rotated by manage.py signing_key only."""
+
+    list_display = ("key_id", "algorithm", "created_at", "retired_at")
+    readonly_fields = ("key_id", "algorithm", "public_key", "created_at", "retired_at")

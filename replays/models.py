@@ -42,6 +42,11 @@ class Match(models.Model):
         default=False, db_index=True,
         help_text="Stored from an exported replay (manage.py import): its seats name bots of the "
                   "service it came from, so it never counts for ratings.")
+    unsigned = models.BooleanField(
+        default=False,
+        help_text="Ended without a signature this service can verify: imported with "
+                  "--allow-unsigned, or ended before the service signed match ends. Nothing "
+                  "proves where its log came from.")
 
     class Meta:
         verbose_name_plural = "matches"
@@ -101,3 +106,25 @@ class Validation(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+
+class SigningKey(models.Model):
+    """A public key the service signs the ends of matches with (games/engine/signature.py).
+
+    The private half is a file in SIGNING_KEY_DIR, never in the database: a dump or a replica of
+    the database cannot sign. A rotated key is retired, not deleted: every match it signed must
+    still verify against it (GET /api/signing-keys/ lists them all)."""
+
+    key_id = models.CharField(max_length=16, primary_key=True,
+                              help_text="The first 16 hex digits of sha256 of the raw public key.")
+    algorithm = models.CharField(max_length=16, default="ed25519")
+    public_key = models.CharField(max_length=64, help_text="The raw 32-byte public key in hex.")
+    created_at = models.DateTimeField(db_index=True)
+    retired_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="From then on it signs nothing; what it signed still verifies.")
+
+    class Meta:
+        ordering = ["-created_at", "-key_id"]
+
+    def __str__(self):
+        return f"{self.algorithm} {self.key_id}" + (" (retired)" if self.retired_at else "")

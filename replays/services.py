@@ -17,12 +17,13 @@ from django.db.backends.utils import CursorWrapper
 from psycopg.types.json import Jsonb
 from django.utils import timezone
 
-from games.engine import chance, registry
-from games.engine.log import (END_KINDS, GENESIS, Folder, created_payload, read_jsonl, record_hash,
-                              seal, validate)
+from games.engine import chance, registry, signature
+from games.engine.log import (END_KINDS, GENESIS, Folder, LogError, created_payload, read_jsonl,
+                              record_hash, seal, validate)
 
 from .models import Event, Match, Snapshot, Validation
 from .selectors import match_records
+from .signing import end_payload_signed, signing_keys_public
 
 
 _MATCH_ID = Match._meta.pk
@@ -51,9 +52,10 @@ def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
                  after_time: str | None = None) -> dict:
     """Append one event at ``expected_seq`` chained to ``prev_hash``. Writes a snapshot when
     ``state`` (the state after this event) is given and seq is a multiple of
-    REPLAY_SNAPSHOT_EVERY. Ends the match row on match_ended/match_aborted and queues its
-    validation when the transaction commits. Raises AppendConflict if the head is not at
-    expected_seq - 1 with hash prev_hash, or is an end event; then nothing is written.
+    REPLAY_SNAPSHOT_EVERY. Signs match_ended/match_aborted with the service's current key
+    (replays/signing.py), ends the match row and queues its validation when the transaction
+    commits. Raises AppendConflict if the head is not at expected_seq - 1 with hash prev_hash,
+    or is an end event; then nothing is written.
 
     An ordinary event outside a transaction is one statement in autocommit: one round trip,
     committed on its own. A snapshot or an end writes more than one row, so it runs in a
@@ -65,9 +67,12 @@ def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
     now = timezone.now()
     if after_time is not None:
         now = max(now, dt.datetime.fromisoformat(after_time))
+    closes = kind in END_KINDS
+    if closes:  # signed here, where the end's time is known: the signature covers it
+        payload = end_payload_signed(match=str(match.id), seq=expected_seq, kind=kind, seat=seat,
+                                     payload=payload, time=_iso(now), prev_hash=prev_hash)
     record = seal(match=str(match.id), seq=expected_seq, kind=kind, seat=seat, payload=payload,
                   time=_iso(now), prev_hash=prev_hash)
-    closes = kind in END_KINDS
     snapshot = (state is not None and not closes
                 and expected_seq % settings.REPLAY_SNAPSHOT_EVERY == 0)
     db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of the `connection` proxy is a lookup
@@ -219,25 +224,38 @@ def match_abort(*, match: Match, reason: str) -> dict:
 
 
 def match_validate(*, match: Match) -> Validation:
-    """Re-fold the whole log against the rules and the snapshots; store and return the verdict."""
+    """Re-fold the whole log against the rules and the snapshots, and check the end's signature
+    against the service's keys (unless the match is marked unsigned); store and return the
+    verdict."""
     records = match_records(match=match)
     snapshots = dict(Snapshot.objects.filter(match=match).values_list("seq", "state"))
-    report = validate(records, snapshots=snapshots)
+    report = validate(records, snapshots=snapshots,
+                      keys=None if match.unsigned else signing_keys_public())
     return Validation.objects.create(match=match, ok=report.ok, events=report.events,
                                      first_bad_seq=report.first_bad_seq, reason=report.reason,
                                      report=report.to_json())
 
 
-def match_import(*, lines) -> Match:
-    """Store an exported replay (JSON Lines) after validating it in full. A bad replay is refused
-    with the validator's report and nothing is written."""
+def match_import(*, lines, allow_unsigned: bool = False) -> Match:
+    """Store an exported replay (JSON Lines) after validating it in full, its end's signature
+    included (one of this service's keys, retired ones too). A bad replay is refused with the
+    validator's report and nothing is written.
+
+    ``allow_unsigned`` also takes a replay whose end carries no signature, or one of a key this
+    service does not know (another service's, or a forger's), and marks the match unsigned: an
+    operator's explicit choice for a log nothing vouches for. A signature of a key of ours that
+    does not hold is refused all the same: the log was changed after we signed it."""
     try:
         records = read_jsonl(lines)
     except Exception as exc:  # LogError: a line that is not a JSON object
         raise ImportRefused(str(exc)) from None
-    report = validate(records)
+    keys = signing_keys_public()
+    unsigned = allow_unsigned and _signature_unverifiable(records, keys)
+    report = validate(records, keys=None if unsigned else keys)
     if not report.ok:
-        raise ImportRefused(f"seq {report.first_bad_seq}: {report.reason}", report.to_json())
+        hint = (" (manage.py import --allow-unsigned stores it marked unsigned)"
+                if report.signature in (signature.UNSIGNED, signature.UNKNOWN_KEY) else "")
+        raise ImportRefused(f"seq {report.first_bad_seq}: {report.reason}{hint}", report.to_json())
     if not report.ended:
         raise ImportRefused("only finished (ended or aborted) matches can be imported: the seed "
                             "of a live match is secret, so its chance outcomes cannot be verified",
@@ -255,10 +273,25 @@ def match_import(*, lines) -> Match:
     _check_importable(records[0])
     try:
         with transaction.atomic():
-            match = _match_store_imported(records, times, report)
+            match = _match_store_imported(records, times, report, unsigned=unsigned)
     except (IntegrityError, DataError, OverflowError) as exc:
         raise ImportRefused(f"the database refused the replay: {exc}") from None
     return match
+
+
+def _signature_unverifiable(records: list[dict], keys: dict[str, bytes]) -> bool:
+    """Whether the last record is an end that is unsigned or signed by a key not in ``keys``:
+    the only signature faults ``allow_unsigned`` forgives (anything malformed is left to the
+    validator, which refuses it)."""
+    last = records[-1] if records else None
+    if not (isinstance(last, dict) and last.get("kind") in END_KINDS
+            and isinstance(last.get("payload"), dict)):
+        return False
+    try:
+        status, _ = signature.end_status(last, keys)
+    except LogError:
+        return False
+    return status in (signature.UNSIGNED, signature.UNKNOWN_KEY)
 
 
 def _check_importable(created: dict) -> None:
@@ -298,10 +331,12 @@ def _seat_refusal(seat: dict) -> str | None:
     return None
 
 
-def _match_store_imported(records: list[dict], times: list[dt.datetime], report) -> Match:
+def _match_store_imported(records: list[dict], times: list[dt.datetime], report, *,
+                          unsigned: bool) -> Match:
     """Write a validated replay (call inside a transaction): the match, marked imported so its
-    seats, which name bots of another service, never feed ratings; its events, snapshots and
-    verdict. Reads the events back and refuses the replay if any no longer hashes the same."""
+    seats, which name bots of another service, never feed ratings (and ``unsigned`` if no
+    signature of ours vouches for it); its events, snapshots and verdict. Reads the events back
+    and refuses the replay if any no longer hashes the same."""
     created, end = records[0], records[-1]
     payload = created["payload"]
     engine = registry.get(payload["ruleset"], payload["version"])
@@ -311,7 +346,7 @@ def _match_store_imported(records: list[dict], times: list[dt.datetime], report)
         seed=bytes.fromhex(end["payload"]["seed"]), seed_commitment=payload["seed_commitment"],
         status=Match.Status.ENDED if end["kind"] == "match_ended" else Match.Status.ABORTED,
         result=end["payload"]["result"] if end["kind"] == "match_ended" else None,
-        ended_at=times[-1], imported=True)
+        ended_at=times[-1], imported=True, unsigned=unsigned)
     Event.objects.bulk_create([
         Event(match=match, seq=r["seq"], kind=r["kind"], seat=r["seat"], payload=r["payload"],
               time=t, prev_hash=r["prev_hash"], hash=r["hash"]) for r, t in zip(records, times)])

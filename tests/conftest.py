@@ -23,6 +23,25 @@ def pytest_collection_modifyitems(config, items):
                 reason="needs CELERY_BROKER_URL and a PostgreSQL DATABASE_URL (set by .ci/run)"))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def signing_key_dir(tmp_path_factory):
+    """The private keys that sign match ends, in a directory of the test session rather than
+    ./var (each test's database is rolled back, so each test that ends a match makes a key);
+    in the environment too, so the Celery workers tests start sign with the same keys."""
+    from django.conf import settings
+
+    path = tmp_path_factory.mktemp("signing-keys")
+    before = settings.SIGNING_KEY_DIR, os.environ.get("SIGNING_KEY_DIR")
+    settings.SIGNING_KEY_DIR = path
+    os.environ["SIGNING_KEY_DIR"] = str(path)
+    yield path
+    settings.SIGNING_KEY_DIR = before[0]
+    if before[1] is None:
+        os.environ.pop("SIGNING_KEY_DIR", None)
+    else:
+        os.environ["SIGNING_KEY_DIR"] = before[1]
+
+
 def start_worker(name: str = "worker", **env_extra: str) -> subprocess.Popen:
     """Start a real Celery worker process on the test database and wait until it is ready; it
     takes both queues, the matches' and the control tasks'."""

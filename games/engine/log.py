@@ -22,7 +22,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from json.encoder import c_make_encoder, encode_basestring
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from . import chance, registry
 from .protocol import Chance, Ended, Event, IllegalAction, InvalidOptions, Ruleset, ToAct
@@ -227,7 +227,7 @@ class Folder:
             elif kind == "forfeit":
                 self._check_forfeit(self.ruleset.next(self.state), payload, seat)
             elif kind == "match_ended":
-                _check_keys(payload, {"result", "seed"}, kind)
+                _check_keys(payload, {"result", "seed"} | (payload.keys() & {"signature"}), kind)
                 nxt = self.ruleset.next(self.state)
                 if not isinstance(nxt, Ended):
                     raise IllegalAction(f"match_ended but the game goes on ({type(nxt).__name__})")
@@ -235,7 +235,7 @@ class Folder:
                     raise IllegalAction(f"recorded result {payload['result']} differs from "
                                         f"the fold's {nxt.result.to_json()}")
             elif kind == "match_aborted":  # no result, whatever the payload claims
-                _check_keys(payload, {"reason", "seed"}, kind)
+                _check_keys(payload, {"reason", "seed"} | (payload.keys() & {"signature"}), kind)
                 if not isinstance(payload["reason"], str):
                     raise IllegalAction("match_aborted needs a reason (text)")
         except IllegalAction as exc:
@@ -356,11 +356,16 @@ class Report:
     chance_verified: bool = False
     snapshots_checked: int = 0
     notes: list[str] = field(default_factory=list)
+    # The end's signature (games/engine/signature.py): verified, unchecked, unsigned, unknown_key
+    # or bad; "" while the log has no end. signing_key: the key id the end names.
+    signature: str = ""
+    signing_key: str | None = None
 
     def to_json(self) -> dict:
         return {"ok": self.ok, "events": self.events, "first_bad_seq": self.first_bad_seq,
                 "reason": self.reason, "ended": self.ended, "chance_verified": self.chance_verified,
-                "snapshots_checked": self.snapshots_checked, "notes": self.notes}
+                "snapshots_checked": self.snapshots_checked, "notes": self.notes,
+                "signature": self.signature, "signing_key": self.signing_key}
 
 
 def _revealed_seed(records: list[dict], commitment: str | None) -> tuple[bytes | None, str]:
@@ -402,10 +407,13 @@ def _moment(seq: int, time: str) -> dt.datetime:
 
 
 def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = None,
+             keys: Mapping[str, bytes] | None = None,
              get_ruleset: Callable[[str], Ruleset] = registry.get) -> Report:
     """Re-fold a log from event 0: hash chain, legality of every event, chance outcomes against
     the revealed seed, the recorded result, and ``snapshots`` ({seq: encoded state}) against the
-    fold. Returns a Report naming the first bad seq."""
+    fold. With ``keys`` ({key id: raw Ed25519 public key}), the end of a finished match must
+    carry a signature of one of them (games/engine/signature.py). Returns a Report naming the
+    first bad seq."""
     records = list(records)
     snapshots = dict(snapshots or {})
     report = Report(ok=False, events=len(records))
@@ -451,6 +459,9 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
                 report.snapshots_checked += 1
         if snapshots:
             raise LogError(min(snapshots), "snapshot beyond the end of the log")
+        if folder.ended:  # last: a fault of the fold is named at its own seq first
+            from .signature import check_end
+            check_end(records[-1], keys=keys, report=report)
         report.ended = folder.ended
         report.chance_verified = seed is not None
         report.ok = True
@@ -481,7 +492,8 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_UNFINISHED = 0, 1, 2, 3
 def main(argv: list[str]) -> int:
     """Validate an exported replay offline: python -m games.engine.log FILE.jsonl
 
-    Exit status: 0 a valid log of a finished match; 1 an invalid log; 2 bad usage; 3 a valid log
+    Exit status: 0 a valid log of a finished match; 1 an invalid log (with --keys: also an end
+    that is not signed by one of the keys); 2 bad usage or an unreadable key file; 3 a valid log
     that does not end (a cut file, or a live match), unless --allow-unfinished."""
     import argparse
 
@@ -489,13 +501,24 @@ def main(argv: list[str]) -> int:
     parser.add_argument("replay", help="an exported replay (JSON Lines)")
     parser.add_argument("--allow-unfinished", action="store_true",
                         help="a valid log that does not end (a live match's) exits 0 too")
+    parser.add_argument("--keys", action="append", metavar="FILE",
+                        help="the service's public keys (the JSON of GET /api/signing-keys/, or "
+                             "PEM); the end must then carry a signature of one of them")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed the usage
         return EXIT_USAGE if exc.code else EXIT_OK
+    keys = None
+    if args.keys:
+        from .signature import KeyFileError, read_key_files
+        try:
+            keys = read_key_files(args.keys)
+        except KeyFileError as exc:
+            print(f"{parser.prog}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         with open(args.replay, encoding="utf-8") as fh:
-            report = validate(read_jsonl(fh))
+            report = validate(read_jsonl(fh), keys=keys)
     except LogError as exc:
         report = Report(ok=False, events=0, reason=exc.reason)
     except (OSError, UnicodeDecodeError) as exc:

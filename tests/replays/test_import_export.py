@@ -6,11 +6,12 @@ import uuid
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine import registry
+from games.engine import registry, signature
 from games.engine.log import canonical_json, record_hash
 from games.engine.runner import playout
 from replays.models import Event, Match, Validation
 from replays.services import ImportRefused, match_import
+from replays.signing import signing_key_current
 
 
 def _offline_log(seed=b"k" * 32, match_id=None, **playout_options):
@@ -31,12 +32,23 @@ def _resealed(records):
     return records
 
 
+def _signed(records):
+    """The records with their end signed by this service's current key, as event_append signs
+    the ends it writes: an offline playout standing for an export of this service, so that a
+    test of a check after the signature's reaches that check."""
+    key, private_key = signing_key_current()
+    end = records[-1]
+    end["payload"]["signature"] = signature.sign(end, private_key=private_key, key=key.key_id)
+    end["hash"] = record_hash(end)
+    return records
+
+
 def _lines(records):
     return [canonical_json(r) + "\n" for r in records]
 
 
 def test_it_imports_a_valid_replay_and_exports_it_unchanged(db):
-    records = _offline_log()
+    records = _signed(_offline_log())
     match = match_import(lines=_lines(records))
     assert match.status == Match.Status.ENDED
     assert match.events.count() == len(records)
@@ -48,7 +60,7 @@ def test_it_imports_a_valid_replay_and_exports_it_unchanged(db):
 def test_it_refuses_a_tampered_replay_with_its_report_and_stores_nothing(db):
     # A fixed match id makes the chance, and so the log, the same on every run; the forged action
     # replaces a move (a pass in place of a pass would forge nothing: the log would stay honest).
-    records = _offline_log(match_id="6f1c1d2e-0000-4000-8000-00000000f0e5")
+    records = _signed(_offline_log(match_id="6f1c1d2e-0000-4000-8000-00000000f0e5"))
     seq = next(r["seq"] for r in records
                if r["kind"] == "action" and r["seq"] > 20 and r["payload"]["action"]["type"] != "pass")
     records[seq]["payload"]["action"] = {"type": "pass"}
@@ -81,7 +93,7 @@ def test_it_refuses_a_live_replay_because_its_chance_cannot_be_verified(db):
 
 
 def test_importing_the_same_match_twice_changes_nothing(db):
-    lines = _lines(_offline_log())
+    lines = _lines(_signed(_offline_log()))
     match = match_import(lines=lines)
     before = list(Event.objects.filter(match=match).values_list("seq", "hash"))
     with pytest.raises(ImportRefused, match="already stored"):
@@ -123,7 +135,7 @@ def test_the_commands_play_replay_validate_export_and_import(db, tmp_path, capsy
 @pytest.mark.parametrize("spelling", [str.upper, lambda m: m.replace("-", ""), lambda m: "urn:uuid:" + m,
                                       lambda m: "offline"], ids=["upper", "no-dashes", "urn", "not-a-uuid"])
 def test_it_refuses_a_match_id_the_database_would_respell(db, spelling):
-    records = _offline_log(match_id=spelling(str(uuid.uuid4())))  # chance derives from the id
+    records = _signed(_offline_log(match_id=spelling(str(uuid.uuid4()))))  # chance derives from the id
     with pytest.raises(ImportRefused, match="canonical form"):
         match_import(lines=_lines(records))
     assert not Match.objects.exists()
@@ -135,7 +147,7 @@ def test_it_refuses_seats_the_service_would_not_write(db, seats):
     records = _offline_log()
     records[0]["payload"]["seats"] = seats
     with pytest.raises(ImportRefused, match="seats must be a list of one object per player"):
-        match_import(lines=_lines(_resealed(records)))
+        match_import(lines=_lines(_signed(_resealed(records))))
     assert not Match.objects.exists()
 
 
@@ -145,8 +157,9 @@ def test_an_imported_match_is_marked_and_an_aborted_one_has_no_result(db):
     records.append({"match": records[0]["match"], "seq": end, "kind": "match_aborted", "seat": None,
                     "payload": {"reason": "server shut down", "seed": (b"k" * 32).hex()},
                     "time": "2026-01-01T00:00:01.000000+00:00", "prev_hash": records[-1]["hash"]})
-    match = match_import(lines=_lines(_resealed(records)))
+    match = match_import(lines=_lines(_signed(_resealed(records))))
     assert (match.imported, match.status, match.result) == (True, Match.Status.ABORTED, None)
+    assert not match.unsigned and match.validations.get().report["signature"] == "verified"
 
 
 def test_it_refuses_an_aborted_match_that_claims_a_result(db):
@@ -174,7 +187,7 @@ def test_a_forfeit_with_bot_bytes_survives_the_database_and_validates_again(db):
             2: RandomBot(ruleset, 2)}
     records = _offline_log(bots=bots, runner=RefereeRunner, policy=FaultPolicy())
     assert [r["payload"]["reason"] for r in records if r["kind"] == "forfeit"] == ["illegal_action", "garbage"]
-    match = match_import(lines=_lines(records))
+    match = match_import(lines=_lines(_signed(records)))
     assert match_validate(match=match).ok
 
 
@@ -196,5 +209,5 @@ def test_it_refuses_a_replay_the_database_would_not_give_back_as_written(db):
     records = _offline_log(bots={0: FloatEvidenceBot(ruleset), 1: RandomBot(ruleset, 1), 2: RandomBot(ruleset, 2)},
                            runner=RefereeRunner, policy=FaultPolicy())
     with pytest.raises(ImportRefused, match="does not give this event back as written"):
-        match_import(lines=_lines(records))
+        match_import(lines=_lines(_signed(records)))
     assert not Match.objects.exists() and not Event.objects.exists()

@@ -1,5 +1,17 @@
 """OpenAPI post-processing: every operation documents the error envelope of api.errors for the
-4xx it can answer (and 5xx, which must never happen but is the honest contract of any server)."""
+4xx it can answer (and 5xx, which must never happen but is the honest contract of any server),
+and the AutoSchema of every view (DEFAULT_SCHEMA_CLASS)."""
+from drf_spectacular import openapi
+from drf_spectacular.plumbing import force_instance
+from rest_framework import serializers
+
+from .serializers_base import Input
+
+# Text DRF's CharField accepts: never a NUL character; unless blank is allowed, at least one
+# character, and with trim_whitespace at least one that is not a space.
+ANY_TEXT = r"^[^\u0000]*$"
+SOME_TEXT = r"^[^\u0000]+$"
+NON_BLANK_TEXT = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
 
 ERROR = {
     "type": "object",
@@ -41,3 +53,41 @@ def add_error_responses(result, generator, request, public):
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
                 })
     return result
+
+
+class AutoSchema(openapi.AutoSchema):
+    """drf-spectacular's AutoSchema, stating rules of the server it cannot see: unknown body
+    fields are refused (api.serializers_base.Input), which text DRF accepts, and that a view
+    without permission classes is as public as one with AllowAny."""
+
+    def get_auth(self):
+        auths = super().get_auth()
+        if not self.view.get_permissions() and {} not in auths:
+            auths.append({})  # anonymous requests are served: the security may be left out
+        return auths
+
+    def get_operation(self, *args, **kwargs):
+        operation = super().get_operation(*args, **kwargs)
+        # Django's form fields (django-filter) and DRF's refuse a NUL in any text parameter.
+        for parameter in (operation or {}).get("parameters", []):
+            schema = parameter.get("schema", {})
+            if (parameter["in"] == "query" and schema.get("type") == "string"
+                    and not {"format", "pattern", "enum"} & set(schema)):
+                schema["pattern"] = ANY_TEXT
+        return operation
+
+    def _map_basic_serializer(self, serializer, direction):
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(force_instance(serializer), Input):
+            schema["additionalProperties"] = False
+        return schema
+
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        # DRF refuses NUL characters, and strips surrounding whitespace before its blank check
+        # (so "  " is blank): minLength 1 alone would promise that both are accepted.
+        if (direction == "request" and schema and isinstance(field, serializers.CharField)
+                and schema.get("type") == "string" and not {"format", "pattern", "enum"} & set(schema)):
+            schema["pattern"] = (ANY_TEXT if field.allow_blank else
+                                 NON_BLANK_TEXT if field.trim_whitespace else SOME_TEXT)
+        return schema

@@ -2,7 +2,8 @@
 version number, one bot's profile, a bot version with or without its code."""
 from __future__ import annotations
 
-from django.db.models import Max, Prefetch, QuerySet
+from django.db.models import F, Max, Prefetch, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from bots.models import Bot, BotVersion
 from tournaments.models import Rating
@@ -24,3 +25,11 @@ def bot_version_get(*, bot: Bot, number: int, with_code: bool = False) -> BotVer
     """Version ``number`` of ``bot``; the archive bytes only when ``with_code``."""
     versions = BotVersion.objects.filter(bot=bot, number=number)
     return (versions if with_code else versions.defer("archive")).first()
+
+
+def leaderboard_ranked(*, game: str) -> QuerySet[Rating]:
+    """A game's ratings, best first (openskill ordinal, then bot id), each with its ``rank``
+    over the whole board: the window runs before the page's LIMIT and OFFSET."""
+    order = [F("ordinal").desc(), F("bot_id").asc()]
+    return Rating.objects.filter(game=game).select_related("bot", "bot__owner") \
+        .annotate(rank=Window(RowNumber(), order_by=order)).order_by(*order)

@@ -2,9 +2,10 @@
 from rest_framework import serializers
 
 from .models import ApiToken
+from .serializers_base import Input
 
 
-class UserRegisterInput(serializers.Serializer):
+class UserRegisterInput(Input):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
     email = serializers.EmailField(required=False, allow_blank=True, default="")
@@ -15,7 +16,7 @@ class UserOutput(serializers.Serializer):
     username = serializers.CharField()
 
 
-class TokenCreateInput(serializers.Serializer):
+class TokenCreateInput(Input):
     name = serializers.CharField(max_length=64)
     username = serializers.CharField(required=False, help_text="With password: who you are, "
                                      "when the request carries no session or token.")

@@ -4,11 +4,17 @@ from rest_framework import serializers
 from bots.models import Bot, BotVersion
 from tournaments.models import Rating
 
+from .serializers_base import Input, game_choices
 
-class BotCreateInput(serializers.Serializer):
+
+class BotCreateInput(Input):
     name = serializers.CharField(max_length=64)
-    game = serializers.CharField(max_length=64)
+    game = serializers.ChoiceField(choices=[])
     description = serializers.CharField(required=False, allow_blank=True, default="")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = game_choices()
 
 
 class BotOutput(serializers.ModelSerializer):
@@ -44,6 +50,6 @@ class BotVersionOutput(serializers.ModelSerializer):
                   "unpacked_size", "created_at"]
 
 
-class BotVersionUploadInput(serializers.Serializer):
+class BotVersionUploadInput(Input):
     file = serializers.FileField(help_text="A .py file or a .zip with main.py at its root.",
                                  allow_empty_file=True)

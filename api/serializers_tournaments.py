@@ -2,20 +2,48 @@
 leaderboards. Shapes only: every rule is in tournaments.services*."""
 from rest_framework import serializers
 
+from games.engine.protocol import json_type_name
 from tournaments import formats
 from tournaments.models import Correction, Entry, Tournament
 
+from .serializers_base import Input, game_choices, is_json_type
 
-class TournamentCreateInput(serializers.Serializer):
+FORMAT_CHOICES = sorted(formats.FORMATS)
+
+
+class TournamentCreateInput(Input):
     name = serializers.CharField(max_length=120)
-    game = serializers.CharField(max_length=64)
-    format = serializers.CharField(max_length=32, help_text="One of: " + ", ".join(sorted(formats.FORMATS)))
+    game = serializers.ChoiceField(choices=[])
+    format = serializers.ChoiceField(choices=FORMAT_CHOICES)
     format_settings = serializers.DictField(required=False, default=dict)
     rules_options = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict,
                                          help_text="move_ms, bank_ms, increment_ms")
     fault_policy = serializers.DictField(required=False, default=dict,
                                          help_text="on_fault, max_strikes")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "game" in self.fields:
+            self.fields["game"].choices = game_choices()
+
+    def validate(self, attrs):
+        """format_settings against the declared settings of the format: names and JSON types
+        (the values' limits are the format's to check), so the error names the setting."""
+        format_name = attrs.get("format") or self.context.get("format")
+        declared = formats.FORMATS[format_name].settings_schema if format_name in formats.FORMATS else None
+        settings = attrs.get("format_settings")
+        if declared is None or not settings:
+            return attrs
+        problems = []
+        for name, value in settings.items():
+            if name not in declared:
+                problems.append(f"{format_name} has no setting {name!r}; its settings: {', '.join(declared) or 'none'}")
+            elif value is not None and not is_json_type(value, declared[name][0]):
+                problems.append(f"{name} must be {json_type_name(declared[name][0])}, got {json_type_name(type(value))}")
+        if problems:
+            raise serializers.ValidationError({"format_settings": problems}, code="invalid")
+        return attrs
 
 
 class TournamentUpdateInput(TournamentCreateInput):
@@ -37,7 +65,7 @@ class TournamentOutput(serializers.ModelSerializer):
                   "fault_policy", "status", "organiser", "created_at", "finished_at", "entry_count"]
 
 
-class EntryCreateInput(serializers.Serializer):
+class EntryCreateInput(Input):
     bot = serializers.IntegerField(help_text="The bot's id.")
     version = serializers.IntegerField(required=False, min_value=1,
                                        help_text="Version number; the latest when left out.")
@@ -103,7 +131,7 @@ class RoundOutput(serializers.Serializer):
     pairings = RoundPairingOutput(many=True)
 
 
-class CorrectionInput(serializers.Serializer):
+class CorrectionInput(Input):
     kind = serializers.CharField(max_length=16, help_text="disqualify or adjudicate")
     reason = serializers.CharField(max_length=2000)
     entry = serializers.IntegerField(required=False, help_text="disqualify: the entry's id")

@@ -2,12 +2,14 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import views
+from . import views, views_signing
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("games/", views.GameList.as_view(), name="game-list"),
+    path("health/", views.Health.as_view(), name="health"),
+    path("signing-keys/", views_signing.SigningKeyList.as_view(), name="signing-key-list"),
     path("", include("api.urls_accounts")),
     path("", include("api.urls_bots")),
     path("", include("api.urls_tournaments")),

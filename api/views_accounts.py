@@ -55,19 +55,19 @@ class TokenListCreate(ListAPIView):
     POST authenticates by ``username`` + ``password`` in the body, or by the request's own
     session or token when the body has none."""
 
-    permission_classes = [AllowAny]  # POST checks credentials itself; GET needs a user (below)
     serializer_class = TokenOutput
-    pagination_class = None
 
     def get_throttles(self):
         extra = [CredentialThrottle()] if self.request.method == "POST" else []
         return super().get_throttles() + extra
 
+    def get_permissions(self):
+        # POST checks the credentials in its body itself; listing tokens needs a user.
+        return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
+
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return ApiToken.objects.none()
-        if not self.request.user.is_authenticated:
-            raise NotAuthenticated()
         return ApiToken.objects.filter(user=self.request.user).order_by("-created_at", "-id")
 
     @extend_schema(request=TokenCreateInput, responses={201: TokenCreatedOutput})

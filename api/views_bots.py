@@ -19,6 +19,7 @@ from bots.services import bot_create, bot_version_upload
 from bots.uploads import Limits, UploadRefused
 
 from .errors import ApiError
+from .filters import FilterSet
 from .selectors import bot_list_public, bot_profile, bot_version_get
 from .serializers_bots import (BotCreateInput, BotOutput, BotProfileOutput, BotVersionOutput,
                                BotVersionUploadInput)
@@ -28,7 +29,7 @@ from .serializers_bots import (BotCreateInput, BotOutput, BotProfileOutput, BotV
 MULTIPART_OVERHEAD = 16 * 1024
 
 
-class BotFilter(filters.FilterSet):
+class BotFilter(FilterSet):
     game = filters.CharFilter(field_name="game")
     owner = filters.CharFilter(field_name="owner__username", help_text="The owner's username.")
     kind = filters.ChoiceFilter(choices=Bot.Kind.choices)

@@ -16,7 +16,7 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import generics, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -30,7 +30,9 @@ from replays.models import Match, Validation
 from replays.selectors import match_event_count, match_folder, match_latest_validation, match_records
 
 from . import permissions as rights
+from .caching import finished_etag, not_modified, tagged
 from .errors import ApiError
+from .filters import FilterSet
 from .serializers_matches import (EventPageQuerySerializer, EventPageSerializer, MatchSerializer,
                                   StepQuerySerializer, StepSerializer, ValidationQueuedSerializer,
                                   ValidationSerializer)
@@ -104,15 +106,20 @@ def require_raw_events(request, match: Match) -> None:
 
 # -- views --------------------------------------------------------------------------------------
 
+MAX_ID = 2**63 - 1  # the largest id the database stores
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})
 class IdFilter(django_filters.NumberFilter):
     """A database id: an integer in the range the database stores (a huge number is a 400, not
-    an overflow deep in the database driver)."""
+    an overflow deep in the database driver). The schema says so: django-filter's NumberFilter
+    reads as any number to drf-spectacular."""
 
     field_class = forms.IntegerField
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("min_value", 1)
-        kwargs.setdefault("max_value", 2**63 - 1)
+        kwargs.setdefault("max_value", MAX_ID)
         super().__init__(*args, **kwargs)
 
 
@@ -129,7 +136,7 @@ class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):
         return super().filter(qs, value)
 
 
-class MatchFilter(django_filters.FilterSet):
+class MatchFilter(FilterSet):
     """Filters of the match list."""
 
     game = django_filters.CharFilter(field_name="ruleset", help_text="Ruleset name, e.g. sorcado.")
@@ -198,6 +205,9 @@ class MatchStep(APIView):
         query = StepQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         seat = query.validated_data.get("seat")
+        etag = finished_etag(request, match)
+        if (unchanged := not_modified(request, etag)) is not None:
+            return unchanged
         try:
             folder = match_folder(match=match, upto=n)
         except IndexError:
@@ -208,8 +218,9 @@ class MatchStep(APIView):
         event = rights.event_for_viewer(
             record, match=match, hidden_information=folder.ruleset.spec.hidden_information,
             user=request.user, seats=rights.match_seats_of(request.user, match))
-        return Response({"match": match.pk, "step": n, "steps": match_event_count(match=match),
-                         "seat": seat, "view": view, "event": event, "next": next_of(folder)})
+        return tagged(Response({"match": match.pk, "step": n, "steps": match_event_count(match=match),
+                                "seat": seat, "view": view, "event": event, "next": next_of(folder)}),
+                      etag)
 
 
 class MatchEvents(APIView):
@@ -225,13 +236,16 @@ class MatchEvents(APIView):
         query = EventPageQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
+        etag = finished_etag(request, match)
+        if (unchanged := not_modified(request, etag)) is not None:
+            return unchanged
         records = match_records(match=match, first=after + 1, last=after + limit + 1)
         following = None
         if len(records) > limit:
             records = records[:limit]
             following = request.build_absolute_uri(
                 f"{request.path}?after={records[-1]['seq']}&limit={limit}")
-        return Response({"results": records, "next": following})
+        return tagged(Response({"results": records, "next": following}), etag)
 
 
 class MatchExport(APIView):
@@ -243,10 +257,13 @@ class MatchExport(APIView):
     def get(self, request, pk):
         match = visible_match(request, pk)
         require_raw_events(request, match)
+        etag = finished_etag(request, match)
+        if (unchanged := not_modified(request, etag)) is not None:
+            return unchanged
         body = "".join(canonical_json(record) + "\n" for record in match_records(match=match))
         response = HttpResponse(body, content_type="application/x-ndjson")
         response["Content-Disposition"] = f'attachment; filename="{match.ruleset}-{match.pk}.jsonl"'
-        return response
+        return tagged(response, etag)
 
 
 class MatchValidation(APIView):

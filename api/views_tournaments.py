@@ -8,20 +8,24 @@ from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView, RetrieveAPIView
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from bots.models import Bot, BotVersion
 from games.engine import registry
 from tournaments.models import Correction, Entry, Pairing, PairingGame, Round, Tournament
-from tournaments.selectors import NotSwiss, leaderboard, tournament_bracket, tournament_standings, tournament_trf
+from tournaments.selectors import NotSwiss, tournament_bracket, tournament_standings, tournament_trf
 from tournaments.services import correction_record, tournament_cancel
 from tournaments.services_drafts import (DraftRefused, tournament_draft_create, tournament_draft_start,
                                          tournament_draft_update, tournament_entry_add)
 
 from .errors import ApiError
+from .filters import FilterSet
+from .selectors import leaderboard_ranked
 from .serializers_tournaments import (BracketRoundOutput, CorrectionInput, CorrectionOutput,
                                       EntryCreateInput, EntryOutput, LeaderboardRowOutput, RoundOutput,
                                       StandingOutput, TournamentCreateInput, TournamentOutput,
@@ -31,8 +35,12 @@ from .serializers_tournaments import (BracketRoundOutput, CorrectionInput, Corre
 REFUSAL_STATUS = {"not_draft": 409, "already_entered": 409, "not_owner": 403, "not_organiser": 403}
 
 
-def refused(exc: DraftRefused) -> ApiError:
-    return ApiError(exc.reason, code=exc.code, status_code=REFUSAL_STATUS.get(exc.code, 400))
+def refused(exc: DraftRefused) -> Exception:
+    """The API error for a refused draft step: a 403/409 for who and when, else a 400 whose
+    ``fields`` carry the reason (the settings as a whole, when the service does not name one)."""
+    if exc.code in REFUSAL_STATUS:
+        return ApiError(exc.reason, code=exc.code, status_code=REFUSAL_STATUS[exc.code])
+    return serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [exc.reason]}, code=exc.code)
 
 
 def tournaments_public():
@@ -52,7 +60,7 @@ def organised_tournament(request, tournament_id: int) -> Tournament:
     return tournament
 
 
-class TournamentFilter(filters.FilterSet):
+class TournamentFilter(FilterSet):
     game = filters.CharFilter(field_name="game")
     status = filters.ChoiceFilter(choices=Tournament.Status.choices)
     organiser = filters.CharFilter(field_name="organiser__username")
@@ -93,7 +101,7 @@ class TournamentDetail(RetrieveAPIView):
     @extend_schema(request=TournamentUpdateInput, responses={200: TournamentOutput})
     def patch(self, request, tournament_id: int):
         tournament = organised_tournament(request, tournament_id)
-        data = TournamentUpdateInput(data=request.data)
+        data = TournamentUpdateInput(data=request.data, context={"format": tournament.format})
         data.is_valid(raise_exception=True)
         try:
             tournament_draft_update(tournament=tournament, **data.validated_data)
@@ -107,7 +115,6 @@ class EntryListCreate(ListAPIView):
     organise the tournament) while the tournament is a draft."""
 
     serializer_class = EntryOutput
-    pagination_class = None
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
@@ -167,47 +174,53 @@ class TournamentCancel(APIView):
         return Response(TournamentOutput(tournament_or_404(tournament.pk)).data)
 
 
-class TournamentStandings(APIView):
-    """The standings so far, as the format ranks them (a fixed number of queries)."""
+class TournamentStandings(ListAPIView):
+    """The standings so far, as the format ranks them (a fixed number of queries; the format
+    ranks every entry, then the page is cut from the ranking)."""
 
-    permission_classes = []
+    permission_classes = [AllowAny]
+    serializer_class = StandingOutput
+    queryset = Entry.objects.none()  # the model a standing ranks, for the schema's path parameter
 
-    @extend_schema(responses={200: StandingOutput(many=True)})
-    def get(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        return Response(StandingOutput(tournament_standings(tournament=tournament), many=True).data)
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return []
+        return tournament_standings(tournament=tournament_or_404(self.kwargs["tournament_id"]))
 
 
-class TournamentBracket(APIView):
+class TournamentBracket(ListAPIView):
     """Rounds with their pairings, matches and outcomes (a fixed number of queries)."""
 
-    permission_classes = []
+    permission_classes = [AllowAny]
+    serializer_class = BracketRoundOutput
+    queryset = Round.objects.none()  # the model a bracket column is, for the schema's path parameter
 
-    @extend_schema(responses={200: BracketRoundOutput(many=True)})
-    def get(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        return Response(BracketRoundOutput(tournament_bracket(tournament=tournament), many=True).data)
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return []
+        return tournament_bracket(tournament=tournament_or_404(self.kwargs["tournament_id"]))
 
 
-class TournamentRounds(APIView):
+class TournamentRounds(ListAPIView):
     """The rounds as stored: pairings (entry ids in seat order) and their match ids."""
 
-    permission_classes = []
+    permission_classes = [AllowAny]
+    serializer_class = RoundOutput
 
-    @extend_schema(responses={200: RoundOutput(many=True)})
-    def get(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        rounds = Round.objects.filter(tournament=tournament).order_by("number").prefetch_related(
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Round.objects.none()
+        tournament = tournament_or_404(self.kwargs["tournament_id"])
+        return Round.objects.filter(tournament=tournament).order_by("number").prefetch_related(
             Prefetch("pairings", queryset=Pairing.objects.order_by("id").prefetch_related(
                 Prefetch("pairing_games", queryset=PairingGame.objects.order_by("number")))))
-        return Response(RoundOutput(rounds, many=True).data)
 
 
 class TournamentTrf(APIView):
     """A Swiss tournament as a FIDE tournament report file (TRF-16, text/plain), to check a
     round with a FIDE-endorsed pairing engine: the decided rounds, or those before ?round=N."""
 
-    permission_classes = []
+    permission_classes = [AllowAny]
 
     @extend_schema(
         parameters=[OpenApiParameter("round", OpenApiTypes.INT, description="export the rounds before this one")],
@@ -232,13 +245,12 @@ class CorrectionListCreate(ListAPIView):
     ``disqualify`` an entry, or ``adjudicate`` a pairing's placings, with a reason."""
 
     serializer_class = CorrectionOutput
-    pagination_class = None
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Correction.objects.none()
         tournament = tournament_or_404(self.kwargs["tournament_id"])
-        return Correction.objects.filter(tournament=tournament).select_related("pairing", "created_by")
+        return Correction.objects.filter(tournament=tournament).select_related("pairing", "created_by").order_by("id")
 
     @extend_schema(request=CorrectionInput, responses={201: CorrectionOutput})
     def post(self, request, tournament_id: int):
@@ -257,18 +269,18 @@ class CorrectionListCreate(ListAPIView):
         return Response(CorrectionOutput(correction).data, status=status.HTTP_201_CREATED)
 
 
-class Leaderboard(APIView):
-    """A game's ratings, best first (openskill ordinal)."""
+class Leaderboard(ListAPIView):
+    """A game's ratings, best first (openskill ordinal); ranks count from the top, whatever
+    the page."""
 
-    permission_classes = []
+    permission_classes = [AllowAny]
+    serializer_class = LeaderboardRowOutput
 
-    @extend_schema(responses={200: LeaderboardRowOutput(many=True)})
-    def get(self, request, game: str):
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return leaderboard_ranked(game="")
         try:
-            name = registry.get(game).spec.name
+            name = registry.get(self.kwargs["game"]).spec.name
         except registry.UnknownRuleset:
             raise Http404 from None
-        rows = leaderboard(game=name)
-        for rank, row in enumerate(rows, start=1):
-            row.rank = rank
-        return Response(LeaderboardRowOutput(rows, many=True).data)
+        return leaderboard_ranked(game=name)

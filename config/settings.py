@@ -8,6 +8,7 @@ CACHE_URL           e.g. redis://127.0.0.1:6379/1  (default: none -> a per-proce
                     process sets it (check --deploy warns otherwise)
 DB_CONN_MAX_AGE     seconds a connection is kept (default 0 with DEBUG on, 60 with it off)
 SECRET_KEY, DEBUG, ALLOWED_HOSTS, REPLAY_SNAPSHOT_EVERY
+SIGNING_KEY_DIR     the private keys that sign match ends (default: var/signing-keys)
 DEBUG is on by default for local development (the demo, runserver); every deployment sets
 DEBUG=0 (docker-compose.yml does), and then the production settings at the end apply.
 """
@@ -169,6 +170,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 MATCH_DRIVE_ATTEMPTS = int(os.environ.get("MATCH_DRIVE_ATTEMPTS", "5"))
 # Uploaded bot code is unpacked here (per content sha256) before it runs in the sandbox.
 BOT_CODE_DIR = Path(os.environ.get("BOT_CODE_DIR", VAR_DIR / "bot-code"))
+# The private keys that sign the ends of matches (replays/signing.py), one file per key, made on
+# first use; their public halves are in the database. Every process that ends matches (web and
+# workers) needs this directory: docker-compose.yml keeps it on a volume of its own.
+SIGNING_KEY_DIR = Path(os.environ.get("SIGNING_KEY_DIR", VAR_DIR / "signing-keys"))
 # Local development only: run uploaded bots without bubblewrap (never in production).
 ARENA_ALLOW_UNSANDBOXED_BOTS = os.environ.get("ARENA_ALLOW_UNSANDBOXED_BOTS", "0") == "1"
 
@@ -178,17 +183,15 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    # DRF's defaults, with a JSON parser that refuses too deeply nested documents with a 400.
-    "DEFAULT_PARSER_CLASSES": [
-        "api.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # Bodies are JSON (a form cannot carry the object fields, e.g. format_settings): anything
+    # else is a 415, as the schema says. The bot upload takes multipart itself. The parser
+    # refuses too deeply nested documents with a 400.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",
@@ -210,8 +213,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies get their own components, where DRF's input rules (no blank text) apply.
+    "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "api.schema.add_error_responses"],
+    # Two fields are named "format" (a tournament's, a bot version's): each enum gets a name.
+    "ENUM_NAME_OVERRIDES": {"TournamentFormatEnum": "api.serializers_tournaments.FORMAT_CHOICES",
+                            "BotVersionFormatEnum": "bots.models.BotVersion.Format"},
 }
 # Request size limits: JSON bodies and form fields; bot uploads have their own limit (bots.uploads).
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440))

@@ -137,6 +137,17 @@ def options_schema(options_type: type) -> list[dict]:
             for f in dataclasses.fields(options_type)]
 
 
+# Python type -> the JSON type a client sent or should send, with its article (bool before int:
+# True is an int to Python, a boolean to JSON).
+JSON_TYPE_NAMES = {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+                   dict: "an object", list: "an array", type(None): "null"}
+
+
+def json_type_name(kind: type) -> str:
+    """``int`` -> "an integer": the name a JSON client (a bot author, an API user) knows it by."""
+    return next((name for python, name in JSON_TYPE_NAMES.items() if issubclass(kind, python)), kind.__name__)
+
+
 def options_from_json(options_type: type, raw: dict | None):
     """Build a frozen options dataclass from JSON, refusing unknown names and bad values."""
     if raw is None:
@@ -151,7 +162,7 @@ def options_from_json(options_type: type, raw: dict | None):
     for name, value in raw.items():
         f = known[name]
         if type(value) is not type(f.default):
-            raise InvalidOptions(f"option {name} must be {type(f.default).__name__}, got {value!r}")
+            raise InvalidOptions(f"option {name} must be {json_type_name(type(f.default))}, got {value!r}")
         meta = f.metadata
         if meta.get("choices") is not None and value not in meta["choices"]:
             raise InvalidOptions(f"option {name} must be one of {list(meta['choices'])}, got {value!r}")

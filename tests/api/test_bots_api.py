@@ -77,7 +77,7 @@ def test_my_bots_lists_only_mine(alice_client, alice_bot, bob_bot):
 
 @pytest.mark.parametrize("payload, code", [
     ({"name": "bad name!", "game": GAME}, "bot_refused"),
-    ({"name": "ok", "game": "chess"}, "bot_refused"),
+    ({"name": "ok", "game": "chess"}, "invalid_choice"),
     ({"name": "ok"}, "required"),
     ({"name": "ok", "game": GAME, "description": "x" * 2001}, "bot_refused"),
 ])

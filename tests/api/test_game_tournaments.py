@@ -58,7 +58,7 @@ def test_it_runs_an_imperial_twing_pod_tournament_through_the_api(db, django_cap
         started = organiser.post(f"/api/tournaments/{tid}/start/")
     assert started.status_code == 200, started.json()
     assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
-    standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()
+    standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()["results"]
     assert sorted(s["bot"] for s in standings) == ["alice-orn", "bob-orn", "heuristic", "random"]
     assert all_matches_end_and_validate(Tournament.objects.get(pk=tid)) == 1
     match = Match.objects.get(ruleset=TWING)
@@ -102,7 +102,7 @@ def pod_tournament_through_the_api(capture, game: str, organiser_name: str, cup:
         started = organiser.post(f"/api/tournaments/{tid}/start/")
     assert started.status_code == 200, started.json()
     assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
-    standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()
+    standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()["results"]
     assert sorted(s["bot"] for s in standings) == sorted(
         [f"{o}-{suffix}" for o in owners] + list(builtins))
     tournament = Tournament.objects.get(pk=tid)

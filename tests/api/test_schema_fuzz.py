@@ -1,11 +1,13 @@
-"""schemathesis against the OpenAPI schema: generated requests to every operation get no 5xx
-and responses that match the schema (bounded examples, in process through WSGI)."""
+"""schemathesis against the OpenAPI schema, with every check it has: no 5xx, documented status
+codes and content types, responses valid against the schema, schema-violating requests refused,
+schema-valid ones accepted, public reads marked public. Positive and negative cases, bounded and
+derandomised so a run is fast and the same every time (in process through WSGI);
+ARENA_FUZZ_EXAMPLES=200 explores deeper."""
+import os
+
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
-                                               status_code_conformance)
 
 from config.wsgi import application
 
@@ -36,11 +38,8 @@ def _data(db):
 
 
 @schema.parametrize()
-@settings(max_examples=8, deadline=None, derandomize=True,
+@settings(max_examples=int(os.environ.get("ARENA_FUZZ_EXAMPLES", "8")), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.filter_too_much])
 def test_the_api_matches_its_schema_and_never_fails_with_a_5xx(case):
-    # What the issue asks: no 5xx, documented status codes, responses valid against the schema.
-    # (Not "negative data must be refused": DRF's paginator ignores a malformed offset on purpose.)
-    case.call_and_validate(checks=[not_a_server_error, status_code_conformance,
-                                   content_type_conformance, response_schema_conformance])
+    case.call_and_validate()  # no checks named: all of them

@@ -78,10 +78,10 @@ def test_it_needs_credentials_to_create_a_token(anon):
 
 def test_it_lists_only_own_tokens_without_secrets(alice_client, bob_client):
     alice_client.post("/api/tokens/", {"name": "second"}, format="json")
-    rows = alice_client.get("/api/tokens/").json()
+    rows = alice_client.get("/api/tokens/").json()["results"]
     assert sorted(r["name"] for r in rows) == ["second", "tests"]
     assert all("token" not in r and "key_hash" not in r for r in rows)
-    assert [r["name"] for r in bob_client.get("/api/tokens/").json()] == ["tests"]
+    assert [r["name"] for r in bob_client.get("/api/tokens/").json()["results"]] == ["tests"]
 
 
 def test_it_revokes_own_tokens_only(alice_client, bob_client):

@@ -194,7 +194,7 @@ def test_swiss_pods_keep_strict_score_order_without_avoid_repeats():
 @pytest.mark.parametrize("name, settings, reason", [
     ("single-elimination", {"best_of": 2}, "odd"),
     ("round-robin", {"cycles": 0}, "cycles"),
-    ("swiss", {"rounds": "3"}, "must be a int"),
+    ("swiss", {"rounds": "3"}, "must be an integer"),  # JSON's type names (issue 13.12)
     ("pods", {"seats": 4, "advance": 3, "min_seats": 3}, "advance"),
     ("swiss-pods", {"seats": 9}, "seats"),
     ("double-elimination", {"reset": True}, "unknown"),

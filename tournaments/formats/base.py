@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from games.engine.protocol import json_type_name
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -185,7 +187,7 @@ class Format:
         for name, (kind, default, _) in cls.settings_schema.items():
             value = settings.get(name, default)
             if value is not None and (not isinstance(value, kind) or isinstance(value, bool) != (kind is bool)):
-                raise ValueError(f"{cls.name}: setting {name} must be a {kind.__name__}, got {value!r}")
+                raise ValueError(f"{cls.name}: setting {name} must be {json_type_name(kind)}, got {value!r}")
             values[name] = value
         return cls(**values)
 

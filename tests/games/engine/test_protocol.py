@@ -39,11 +39,12 @@ def test_unknown_options_are_refused_naming_them_and_the_known_ones():
 
 
 @pytest.mark.parametrize("name, value, kind", [
-    ("rounds", "3", "int"), ("rounds", 3.0, "int"), ("rounds", True, "int"), ("rounds", None, "int"),
-    ("board", 1, "str"), ("board", ["small"], "str"), ("jokers", 1, "bool"), ("jokers", "true", "bool"),
-    ("handicap", "0.5", "float"),
+    ("rounds", "3", "an integer"), ("rounds", 3.0, "an integer"), ("rounds", True, "an integer"),
+    ("rounds", None, "an integer"), ("board", 1, "a string"), ("board", ["small"], "a string"),
+    ("jokers", 1, "a boolean"), ("jokers", "true", "a boolean"), ("handicap", "0.5", "a number"),
 ])
 def test_options_of_the_wrong_type_are_refused(name, value, kind):
+    """The type is named as JSON names it (issue 13.12: "must be an integer", not "must be int")."""
     with pytest.raises(InvalidOptions) as refused:
         options_from_json(Options, {name: value})
     assert str(refused.value) == f"option {name} must be {kind}, got {value!r}"

@@ -36,8 +36,10 @@ from bench import append as append_bench  # noqa: E402  (after the sys.path line
 from bench import balance as balance_bench  # noqa: E402
 from bench import brackets as brackets_bench  # noqa: E402
 from bench import fold as fold_bench  # noqa: E402
+from bench import load as load_bench  # noqa: E402
 from bench import games as games_bench  # noqa: E402
 from bench import protocol as protocol_bench  # noqa: E402
+from bench import recovery as recovery_bench  # noqa: E402
 from bench import steps as steps_bench  # noqa: E402
 from bench import swiss as swiss_bench  # noqa: E402
 from bench import tournament as tournament_bench  # noqa: E402
@@ -57,6 +59,9 @@ BALANCE_HEADING = "## Balance by self-play (bench/balance.py)"
 EXTRA = {
     "brackets": ("## Double elimination: losers'-bracket rematches (bench/brackets.py)",
                  brackets_bench, "in process"),
+    "recovery": ("## Recovery: workers killed under a running tournament (bench/recovery.py)",
+                 recovery_bench, "recovery.py"),
+    "load": ("## Load: 200 clients against the production server (bench/load.py)", load_bench, "load.py"),
     "swiss": ("## Swiss: FIDE Dutch pairings against the reference engine (bench/swiss.py)",
               swiss_bench, "in process"),
     "viewer": ("## Opening a replay in the viewer, short and long match, in Chromium (bench/viewer.py)",
@@ -272,11 +277,11 @@ def merged_balance(text: str, body: list[str], games: list[str],
     return [*intro, *[line for block in blocks for line in block]]
 
 
-def in_subprocess(script: str) -> dict:
+def in_subprocess(script: str, *, quick: bool = False) -> dict:
     """Run bench/<script> in its own process (it configures Django for itself, e.g. with a
     broker, before the settings are read) and return the JSON it prints last."""
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / script)], cwd=ROOT,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *(["--quick"] if quick else [])],
+                          cwd=ROOT, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -345,7 +350,8 @@ def main(argv: list[str]) -> int:
     for name, (heading, module, how) in EXTRA.items():
         if wanted(name):
             print(f"{name}: ...", file=sys.stderr, flush=True)
-            extra[name] = (module.run(quick=args.quick) if how == "in process" else in_subprocess(how))
+            extra[name] = (module.run(quick=args.quick) if how == "in process"
+                           else in_subprocess(how, quick=args.quick))
             print("\n".join([heading, "", *module.report(extra[name]), ""]), flush=True)
     print("\n".join(["## Reading", "", *reading(fold, append)]))
     print(f"\n(all benchmarks: {time.perf_counter() - started:.0f} s)", file=sys.stderr)

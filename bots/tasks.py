@@ -6,8 +6,12 @@ advance), and what an announcement loses to a dying worker, the layers' own swee
 database (tournaments.sweep_tournaments, replays.sweep_validations).
 """
 from celery import shared_task
+from celery.utils.log import get_task_logger
 from django.conf import settings
 from django.utils.module_loading import import_string
+
+# Operators (and bench/recovery.py) follow a match from worker to worker by these lines.
+logger = get_task_logger(__name__)
 
 
 @shared_task(name="bots.play_match")
@@ -16,7 +20,9 @@ def play_match(match_id: str) -> str:
     announce the end."""
     from .driver import match_drive
 
+    logger.info("match %s: driving", match_id)
     outcome = match_drive(match_id=match_id)
+    logger.info("match %s: %s", match_id, outcome)
     if outcome in ("ended", "aborted"):
         match_end_announce(match_id)
     return outcome
@@ -39,5 +45,6 @@ def sweep_stuck_matches() -> int:
 
     ids = stuck_matches_take()
     for match_id in ids:
+        logger.warning("match %s: its driver stopped renewing the lease; queued again", match_id)
         play_match.delay(str(match_id))
     return len(ids)

@@ -250,7 +250,10 @@ def assert_fork_bomb_held(stderr: str) -> None:
 
 
 def test_memory_past_the_limit_crashes_the_bot(needs_sandbox, bot_dirs):
-    payload = assert_faulted(play_with_faults(hostile(bot_dirs, "memory_hog")), "crash")
+    # A clock far longer than the allocation needs: on a busy machine touching 256 MiB can take
+    # longer than CLOCK allows, and then the bot would time out before it hit the limit.
+    roomy = TimeControl(move_ms=CLOCK.move_ms, bank_ms=30_000)
+    payload = assert_faulted(play_with_faults(hostile(bot_dirs, "memory_hog", clock=roomy)), "crash")
     assert "MemoryError" in payload["stderr"]
     assert f"holding {LIMITS.memory_mb} MiB" not in payload["stderr"]
     assert payload["exit_code"] == 1

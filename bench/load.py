@@ -1,0 +1,323 @@
+"""Load: 200 concurrent clients against the production server, on PostgreSQL and Redis.
+
+The server is gunicorn exactly as the Dockerfile runs it (its command line is read from the
+Dockerfile: processes, threads, timeout), DEBUG off, the cache (and so the rate limits) in Redis,
+the bench database of bench/append.py (BENCH_DATABASE_URL) holding a finished 8-bot Swiss of
+Trap the Wizard with its ratings. The clients are asyncio HTTP/1.1 keep-alive connections in
+this process, on the same machine (they take their share of its cores: the figures are for the
+pair, and the ratios are what compares).
+
+Phases, one after the other against the same server, each with every client busy:
+1. ``health``: GET /api/health/, the trivial JSON endpoint (the request path alone);
+2. ``mix``: the reads people make, for 60 s: replay steps at a random step and perspective of a
+   random match (60 %), the tournament's standings (20 %), the game's leaderboard (20 %);
+3. ``steps``: replay steps alone, each read new (no validator);
+4. ``steps, revalidated``: the same reads sent with the ETag a first read gave
+   (If-None-Match), which a finished match's reads answer 304 without folding.
+
+Per phase: requests, throughput, latency percentiles, 5xx and other failures. The limits of the
+API's throttles are raised for the run (one address sends everything), nothing else changes.
+
+Run alone: ``.venv/bin/python bench/load.py [--quick]``: the report on stderr, the figures as
+JSON on the last line of stdout (bench/run.py runs it in a subprocess).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import secrets
+import shlex
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+CLIENTS = 200
+SECONDS = {"full": {"health": 20, "mix": 60, "steps": 20, "revalidated": 20},
+           "quick": {"health": 3, "mix": 5, "steps": 3, "revalidated": 3}}
+WARM_UP_SECONDS = 3
+CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/8")
+GAME = "trap-the-wizard"
+
+
+def gunicorn_command(port: int) -> list[str]:
+    """The Dockerfile's gunicorn command line, bound to ``port`` on the loopback and without the
+    access log (writing 200 clients' lines to a pipe nobody reads would stall the server)."""
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    found = re.search(r"exec (gunicorn [^\"]+)", dockerfile)
+    if not found:
+        raise SystemExit("no gunicorn command in the Dockerfile")
+    words = shlex.split(found.group(1))
+    command, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word in ("--bind", "--access-logfile"):
+            skip = True
+            continue
+        command.append(word)
+    return [sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def seed_database(url: str) -> dict:
+    """A finished Swiss of the built-in bots, rated; returns what the clients will read."""
+    from bench.append import database_create, database_reset, django_setup
+
+    database_create(url)
+    django_setup(url)
+    database_reset()
+    from django.core.management import call_command
+
+    from replays.models import Match
+    from tournaments.models import Tournament
+
+    call_command("builtinbots", verbosity=0)
+    with open(os.devnull, "w") as quiet:
+        call_command("tournament", game=GAME, format="swiss", entrants=8,
+                     format_settings='{"rounds": 3}', options='{"rounds": 1}', stdout=quiet, stderr=quiet)
+    tournament = Tournament.objects.latest("pk")
+    matches = [(str(m.pk), m.players, m.events.count())
+               for m in Match.objects.filter(pairing_game__pairing__tournament=tournament)]
+    return {"tournament": tournament.pk, "matches": matches}
+
+
+def server_start(url: str, port: int, var_dir: str) -> subprocess.Popen:
+    env = dict(os.environ, DATABASE_URL=url, CACHE_URL=CACHE_URL, DEBUG="0",
+               SECRET_KEY=secrets.token_urlsafe(48), ALLOWED_HOSTS="127.0.0.1",
+               # Plain HTTP on the loopback: in production the proxy in front holds TLS.
+               SECURE_SSL_REDIRECT="0", ARENA_VAR_DIR=var_dir,
+               API_THROTTLE_ANON="100000000/minute", API_THROTTLE_USER="100000000/minute",
+               CACHE_KEY_PREFIX=f"bench-load-{secrets.token_hex(4)}")
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    server = subprocess.Popen(gunicorn_command(port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"gunicorn exited: {server.stderr.read()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health/", timeout=2) as answer:
+                if answer.status == 200:
+                    return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("gunicorn did not answer within 60 s")
+
+
+class Tally:
+    """What one phase's clients saw."""
+
+    def __init__(self):
+        self.latencies: list[float] = []
+        self.statuses: dict[int, int] = {}
+        self.failures = 0  # no answer at all (connection refused, reset, timeout)
+        self.kinds: dict[str, list[float]] = {}
+
+    def add(self, kind: str, status: int, seconds: float) -> None:
+        self.latencies.append(seconds)
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+        self.kinds.setdefault(kind, []).append(seconds)
+
+
+async def _request(reader, writer, port: int, path: str, headers: dict) -> tuple[int, dict]:
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Accept: application/json",
+             *(f"{k}: {v}" for k, v in headers.items()), "", ""]
+    writer.write("\r\n".join(lines).encode())
+    await writer.drain()
+    status_line = await reader.readline()
+    if not status_line:
+        raise ConnectionError("closed")
+    status = int(status_line.split()[1])
+    answer = {}
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        answer[name.strip().lower()] = value.strip()
+    length = int(answer.get("content-length", "0"))
+    if length:
+        await reader.readexactly(length)
+    if answer.get("connection", "").lower() == "close":
+        raise EOFError("server closes")
+    return status, answer
+
+
+async def _client(port: int, pick, deadline: float, tally: Tally | None, rng: random.Random) -> None:
+    connection = None
+    while time.perf_counter() < deadline:
+        kind, path, headers = pick(rng)
+        started = time.perf_counter()
+        try:
+            if connection is None:
+                connection = await asyncio.open_connection("127.0.0.1", port)
+            status, answer = await asyncio.wait_for(_request(*connection, port, path, headers), timeout=30)
+        except EOFError:
+            connection = None  # answered, then the server ended the keep-alive: open another
+            continue
+        except (OSError, ConnectionError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
+            if connection is not None:
+                connection[1].close()
+            connection = None
+            if tally is not None:
+                tally.failures += 1
+            await asyncio.sleep(0.05)
+            continue
+        if tally is not None:
+            tally.add(kind, status, time.perf_counter() - started)
+    if connection is not None:
+        connection[1].close()
+
+
+async def _phase(port: int, pick, seconds: float, *, warm_up: float = 0) -> tuple[Tally, float]:
+    if warm_up:
+        deadline = time.perf_counter() + warm_up
+        await asyncio.gather(*(_client(port, pick, deadline, None, random.Random(i))
+                               for i in range(CLIENTS)))
+    tally = Tally()
+    started = time.perf_counter()
+    deadline = started + seconds
+    await asyncio.gather(*(_client(port, pick, deadline, tally, random.Random(1000 + i))
+                           for i in range(CLIENTS)))
+    return tally, time.perf_counter() - started
+
+
+def _percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def summary(tally: Tally, elapsed: float) -> dict:
+    served = len(tally.latencies)
+    return {"requests": served, "seconds": elapsed, "per_second": served / elapsed,
+            "p50_ms": 1000 * _percentile(tally.latencies, 0.50),
+            "p95_ms": 1000 * _percentile(tally.latencies, 0.95),
+            "p99_ms": 1000 * _percentile(tally.latencies, 0.99),
+            "statuses": {str(k): v for k, v in sorted(tally.statuses.items())},
+            "server_errors": sum(v for k, v in tally.statuses.items() if k >= 500),
+            "failures": tally.failures,
+            "kinds": {kind: {"requests": len(values), "p95_ms": 1000 * _percentile(values, 0.95),
+                             "median_ms": 1000 * statistics.median(values)}
+                      for kind, values in sorted(tally.kinds.items())}}
+
+
+def _step_path(seeded: dict, rng: random.Random) -> str:
+    match, players, events = rng.choice(seeded["matches"])
+    seat = rng.choice([None, *range(players)])
+    return f"/api/matches/{match}/steps/{rng.randrange(events)}/" + ("" if seat is None else f"?seat={seat}")
+
+
+def run(quick: bool = False) -> dict:
+    from bench.append import DEFAULT_URL
+
+    url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL
+    seeded = seed_database(url)
+    seconds = SECONDS["quick" if quick else "full"]
+    port = _free_port()
+    tournament = seeded["tournament"]
+
+    def health(rng):
+        return "health", "/api/health/", {}
+
+    def mix(rng):
+        roll = rng.random()
+        if roll < 0.6:
+            return "steps", _step_path(seeded, rng), {}
+        if roll < 0.8:
+            return "standings", f"/api/tournaments/{tournament}/standings/", {}
+        return "leaderboard", f"/api/leaderboards/{GAME}/", {}
+
+    def steps(rng):
+        return "steps", _step_path(seeded, rng), {}
+
+    # Validators for a fixed set of step reads, learned by one plain read each (as a browser's
+    # or a proxy's cache holds them); the revalidation phase sends them back.
+    rng = random.Random(5)
+    known: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="arena-bench-load-") as var_dir:
+        server = server_start(url, port, var_dir)
+        try:
+            for _ in range(500):
+                path = _step_path(seeded, rng)
+                request = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
+                                                 headers={"Accept": "application/json"})
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    known[path] = answer.headers["ETag"]
+            paths = sorted(known)
+
+            def revalidated(rng):
+                path = rng.choice(paths)
+                return "steps, revalidated", path, {"If-None-Match": known[path]}
+
+            phases = {}
+            for name, pick, warm in (("health", health, WARM_UP_SECONDS), ("mix", mix, WARM_UP_SECONDS),
+                                     ("steps", steps, 0), ("revalidated", revalidated, 0)):
+                print(f"load: {name} for {seconds[name]} s ...", file=sys.stderr, flush=True)
+                tally, elapsed = asyncio.run(_phase(port, pick, seconds[name], warm_up=warm))
+                phases[name] = summary(tally, elapsed)
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    return {"clients": CLIENTS, "server": " ".join(gunicorn_command(port)[2:]), "phases": phases,
+            "matches": len(seeded["matches"]),
+            "events": sum(events for _, _, events in seeded["matches"]),
+            "cpus": os.cpu_count(), "quick": quick}
+
+
+def report(figures: dict) -> list[str]:
+    phases = figures["phases"]
+    base = phases["health"]
+    lines = [f"{figures['clients']} concurrent keep-alive clients in one process on the same machine "
+             f"({figures['cpus']} CPUs) against `{figures['server']}`, DEBUG off, PostgreSQL and the "
+             f"Redis cache; the data: a finished 8-bot Swiss of {GAME} ({figures['matches']} matches, "
+             f"{figures['events']:,} events) with its ratings.", "",
+             "| phase | seconds | requests | requests/s | vs health | p50 ms | p95 ms | p99 ms | 5xx | "
+             "no answer |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    titles = {"health": "`/api/health/` (trivial JSON)", "mix": "mix: steps 60 %, standings 20 %, "
+              "leaderboard 20 %", "steps": "steps alone", "revalidated": "steps revalidated (ETag, 304)"}
+    for name, phase in phases.items():
+        lines.append(f"| {titles[name]} | {phase['seconds']:.0f} | {phase['requests']:,} | "
+                     f"{phase['per_second']:,.0f} | {phase['per_second'] / base['per_second']:.2f}x | "
+                     f"{phase['p50_ms']:.0f} | {phase['p95_ms']:.0f} | {phase['p99_ms']:.0f} | "
+                     f"{phase['server_errors']} | {phase['failures']} |")
+    mix = phases["mix"]
+    lines += ["", "In the mix, per kind: " + "; ".join(
+        f"{kind} {values['requests']:,} requests, median {values['median_ms']:.0f} ms, p95 "
+        f"{values['p95_ms']:.0f} ms" for kind, values in mix["kinds"].items()) + ".",
+        "", "Statuses: " + "; ".join(f"{name} {phase['statuses']}" for name, phase in phases.items()) + ".",
+        "", f"What the validators gain: a revalidated step is answered at "
+            f"{phases['revalidated']['per_second'] / phases['steps']['per_second']:.1f}x the rate of a new "
+            f"read, p95 {phases['revalidated']['p95_ms']:.0f} ms against {phases['steps']['p95_ms']:.0f} ms; "
+            "a cache in front (a browser, the proxy) that holds a finished match's step does not ask at "
+            "all for a day (Cache-Control: public, max-age=86400)."]
+    if figures["quick"]:
+        lines.append("(--quick: short phases, to check that it runs.)")
+    return lines
+
+
+if __name__ == "__main__":
+    result = run(quick="--quick" in sys.argv[1:])
+    print("\n".join(report(result)), file=sys.stderr)
+    print(json.dumps(result))

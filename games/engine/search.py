@@ -1,0 +1,180 @@
+"""A generic search bot: information-set Monte Carlo tree search over the engine contract.
+
+The bot sees what every bot sees, the ``act`` message (its seat's view and legal actions), and
+searches with nothing but the contract: ``determinize``, ``next``, ``legal_actions`` and
+``apply``. It plays every registered game, present and future, with 2-7 seats, chance and
+simultaneous decisions.
+
+One iteration (Cowling, Powley and Whitehouse's single-observer ISMCTS, open loop):
+
+1. **Determinize**: draw a full state consistent with the view, ``determinize(view, seat, rng)``;
+   what is hidden from the seat (cards not seen, blocks not revealed, deck order, other seats'
+   secret choices) is drawn at random, so the search averages over what the seat cannot know.
+2. **Select** down the tree: a node holds, for every seat that acts there, statistics per action
+   (visits, summed reward, and how often the action was available: different determinizations
+   allow different actions, so UCB uses the availability count where UCT uses the parent's
+   visits). Chance outcomes are drawn with the bot's own generator, never the match's seed, and
+   do not branch the tree (open loop: a node stands for the actions taken, and its statistics
+   average over chance).
+3. **Expand** one untried action, then **play out** uniformly at random to the end (at most
+   ``ROLLOUT_EVENTS`` events; a playout cut there counts as a draw for every seat).
+4. **Back up** every seat's reward, its placing scaled to [0, 1] (first 1, last 0, ties shared),
+   each seat's statistics with its own reward: every seat is assumed to play for itself.
+
+Simultaneous decisions (several seats in one ``ToAct``) are searched as the rules play them: each
+seat chooses from statistics that do not depend on the others' choices in that decision, and the
+tree goes on below the joint choice.
+
+Budget: ``MOVE_SHARE`` of ``move_ms`` plus ``BANK_SHARE`` of what is left of the bank, less a
+``SAFETY_MS`` margin, from the ``clock`` of the ``act`` message; or a fixed number of iterations
+(``iterations=``), which makes the bot deterministic for a given seed whatever the machine.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+
+from .bots import Bot
+from .protocol import Chance, Ended, Event, Ruleset
+
+EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
+MOVE_SHARE, BANK_SHARE, SAFETY_MS = 0.5, 0.02, 30
+DEFAULT_CLOCK = {"move_ms": 1000, "bank_ms": 0}  # when the message carries no clock
+MAX_ITERATIONS = 1_000_000
+ROLLOUT_EVENTS = 2_000
+
+
+def sample_outcome(spec: dict, rng) -> list[int]:
+    """A chance outcome for ``spec`` (see games.engine.chance) drawn with ``rng``."""
+    kind = spec["kind"]
+    if kind == "dice":
+        return [rng.randint(1, spec["sides"]) for _ in range(spec["count"])]
+    if kind == "shuffle":
+        return rng.sample(range(spec["n"]), spec["n"])
+    return rng.sample(range(spec["n"]), spec["k"])
+
+
+def action_key(action) -> str:
+    """Actions as dictionary keys: their canonical JSON."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def rewards(result, players: int) -> list[float]:
+    """Each seat's placing scaled to [0, 1]: first 1, last 0; tied seats share a placing."""
+    if players == 1:
+        return [1.0]
+    return [(players - placing) / (players - 1) for placing in result.placings]
+
+
+class _Arm:
+    """One action of one seat at one node."""
+
+    __slots__ = ("action", "visits", "reward", "available")
+
+    def __init__(self, action):
+        self.action, self.visits, self.reward, self.available = action, 0, 0.0, 0
+
+
+class _Node:
+    """The statistics of the seats that act after one sequence of actions, and the nodes below
+    each joint choice."""
+
+    __slots__ = ("arms", "children")
+
+    def __init__(self):
+        self.arms: dict[int, dict[str, _Arm]] = {}
+        self.children: dict[tuple[str, ...], _Node] = {}
+
+
+class SearchBot(Bot):
+    """Information-set MCTS over ``determinize`` (see the module docstring)."""
+
+    name = "search"
+
+    def __init__(self, ruleset: Ruleset, seed: int = 0, *, iterations: int | None = None):
+        super().__init__(ruleset, seed)
+        self.iterations = iterations
+        self.last_iterations = 0  # how many the last move ran (for the bench and tests)
+
+    def budget_seconds(self, message: dict) -> float:
+        """The thinking time of this move, from the clock the message gives."""
+        clock = message.get("clock") or DEFAULT_CLOCK
+        ms = MOVE_SHARE * clock.get("move_ms", 0) + BANK_SHARE * clock.get("bank_ms", 0) - SAFETY_MS
+        return max(ms, 1) / 1000
+
+    def act(self, message: dict):
+        legal = message["legal_actions"]
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        seat, view = message["seat"], message["view"]
+        cap = self.iterations if self.iterations is not None else MAX_ITERATIONS
+        deadline = (None if self.iterations is not None
+                    else time.perf_counter() + self.budget_seconds(message))
+        root, done = _Node(), 0
+        while done < cap and (deadline is None or time.perf_counter() < deadline):
+            self._iterate(self.ruleset.determinize(view, seat, self.rng), root, seat)
+            done += 1
+        self.last_iterations = done
+        arms = root.arms.get(seat, {})
+        scored = [(arms[key].visits, arms[key].reward, index) for index, key in
+                  enumerate(action_key(action) for action in legal) if key in arms]
+        if not scored:
+            return self.rng.choice(legal)
+        return legal[max(scored)[2]]
+
+    # -- one iteration ------------------------------------------------------------------------
+    def _choose(self, node: _Node, seat: int, legal: list) -> tuple[_Arm, bool]:
+        """An untried action if there is one (the tree grows there), else UCB over the arms
+        available in this determinization. Returns the arm and whether it was untried."""
+        arms = node.arms.setdefault(seat, {})
+        available = []
+        for action in legal:
+            key = action_key(action)
+            arm = arms.get(key)
+            if arm is None:
+                arm = arms[key] = _Arm(action)
+            arm.available += 1
+            available.append(arm)
+        untried = [arm for arm in available if arm.visits == 0]
+        if untried:
+            return self.rng.choice(untried), True
+        return max(available, key=lambda arm: arm.reward / arm.visits
+                   + EXPLORATION * math.sqrt(math.log(arm.available) / arm.visits)), False
+
+    def _iterate(self, state, root: _Node, me: int) -> None:
+        ruleset, rng = self.ruleset, self.rng
+        node: _Node | None = root  # None below the frontier: the playout
+        path: list[tuple[_Arm, int]] = []
+        reward, events = None, 0
+        while events < ROLLOUT_EVENTS:  # past it the playout is cut: a draw for everyone
+            nxt = ruleset.next(state)
+            if isinstance(nxt, Ended):
+                reward = rewards(nxt.result, len(nxt.result.placings))
+                break
+            events += 1
+            if isinstance(nxt, Chance):
+                state = ruleset.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
+                continue
+            if node is None:
+                seat = nxt.seats[0]
+                action = rng.choice(ruleset.legal_actions(state, seat))
+                state = ruleset.apply(state, Event.action(seat, action))
+                continue
+            # Every seat of this decision chooses from the node's statistics, the searching seat
+            # first where it is one of them (the root's statistics are its own), none seeing the
+            # others' choices; the tree goes on below the joint choice.
+            keys, frontier = [], False
+            for index, seat in enumerate(sorted(nxt.seats, key=lambda s: s != me)):
+                if index and seat not in getattr(ruleset.next(state), "seats", ()):
+                    break  # an earlier choice of this decision ended it (the rules allow that)
+                arm, untried = self._choose(node, seat, ruleset.legal_actions(state, seat))
+                path.append((arm, seat))
+                keys.append(action_key(arm.action))
+                frontier = frontier or untried
+                state = ruleset.apply(state, Event.action(seat, arm.action))
+            node = None if frontier else node.children.setdefault(tuple(keys), _Node())
+        for arm, seat in path:
+            arm.visits += 1
+            arm.reward += 0.5 if reward is None else reward[seat]

@@ -1,0 +1,150 @@
+"""The generic search bot (games/engine/search.py) on small games whose best play is known."""
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from games.engine.protocol import Chance, Ended, GameSpec, Result, Ruleset, ToAct
+from games.engine.search import SearchBot, action_key, rewards, sample_outcome
+
+
+@dataclass(frozen=True)
+class _NoOptions:
+    pass
+
+
+class Sticks(Ruleset):
+    """Take 1-3 sticks in turn; who takes the last one wins. The player to move wins exactly when
+    the sticks left are not a multiple of 4 (take sticks % 4)."""
+
+    spec = GameSpec(name="test-sticks", title="Sticks", version=1, min_players=2, max_players=2,
+                    chance=False, hidden_information=False, simultaneous=False, rulebook="(test)")
+    Options = _NoOptions
+
+    def setup(self, players, options):
+        return {"left": 21, "turn": 0, "winner": None}
+
+    def next(self, state):
+        if state["winner"] is not None:
+            scores = [1 if seat == state["winner"] else 0 for seat in range(2)]
+            return Ended(Result.from_scores(scores))
+        return ToAct((state["turn"],))
+
+    def legal_actions(self, state, seat):
+        return [{"take": n} for n in range(1, min(3, state["left"]) + 1)] if seat == state["turn"] else []
+
+    def apply(self, state, event):
+        left = state["left"] - event.payload["action"]["take"]
+        return {"left": left, "turn": 1 - state["turn"], "winner": event.seat if left == 0 else None}
+
+    def view(self, state, seat):
+        return dict(state)
+
+    def determinize(self, view, seat, rng):
+        return dict(view)  # nothing is hidden: the state the view describes
+
+
+class HiddenDie(Ruleset):
+    """A die is rolled and only seat 0 sees it; seat 0 then says "high" or "low" and wins if it
+    is right (4-6 high). Seat 1 then guesses the die's parity blind (a simultaneous-free decision
+    with hidden information behind it): it scores nothing, so only seat 0's choice matters."""
+
+    spec = GameSpec(name="test-hidden-die", title="Hidden die", version=1, min_players=2, max_players=2,
+                    chance=True, hidden_information=True, simultaneous=False, rulebook="(test)")
+    Options = _NoOptions
+
+    def setup(self, players, options):
+        return {"die": None, "call": None}
+
+    def next(self, state):
+        if state["die"] is None:
+            return Chance({"kind": "dice", "count": 1, "sides": 6})
+        if state["call"] is None:
+            return ToAct((0,))
+        right = (state["call"] == "high") == (state["die"] >= 4)
+        return Ended(Result.from_scores([1 if right else 0, 0 if right else 1]))
+
+    def legal_actions(self, state, seat):
+        return ["high", "low"] if seat == 0 and state["die"] is not None and state["call"] is None else []
+
+    def apply(self, state, event):
+        if event.kind == "chance":
+            return {**state, "die": event.payload["outcome"][0]}
+        return {**state, "call": event.payload["action"]}
+
+    def view(self, state, seat):
+        return {"die": state["die"] if seat == 0 else None, "call": state["call"]}
+
+    def determinize(self, view, seat, rng):
+        die = view["die"] if view["die"] is not None else rng.randint(1, 6)
+        return {"die": die, "call": view["call"]}
+
+
+def _act(ruleset, state, seat, bot):
+    return bot.act({"type": "act", "seat": seat, "view": ruleset.view(state, seat),
+                    "legal_actions": ruleset.legal_actions(state, seat)})
+
+
+@pytest.mark.parametrize("left", [5, 6, 7, 9, 10, 11])
+def test_it_finds_the_winning_take(left):
+    """From a position not a multiple of 4, the only winning move leaves a multiple of 4."""
+    ruleset = Sticks()
+    bot = SearchBot(ruleset, seed=left, iterations=3000)
+    action = _act(ruleset, {"left": left, "turn": 0, "winner": None}, 0, bot)
+    assert action == {"take": left % 4}
+    assert bot.last_iterations == 3000
+
+
+def test_it_uses_what_its_seat_sees_of_hidden_information():
+    ruleset = HiddenDie()
+    for die in range(1, 7):
+        bot = SearchBot(ruleset, seed=die, iterations=200)
+        assert _act(ruleset, {"die": die, "call": None}, 0, bot) == ("high" if die >= 4 else "low")
+
+
+def test_it_is_deterministic_for_a_seed_and_an_iteration_cap():
+    ruleset = Sticks()
+    state = {"left": 21, "turn": 0, "winner": None}
+    first = [_act(ruleset, state, 0, SearchBot(ruleset, seed=3, iterations=300)) for _ in range(2)]
+    assert first[0] == first[1]
+
+
+def test_a_single_legal_action_is_played_without_searching():
+    ruleset = Sticks()
+    bot = SearchBot(ruleset, seed=0, iterations=100)
+    assert _act(ruleset, {"left": 1, "turn": 1, "winner": None}, 1, bot) == {"take": 1}
+    assert bot.last_iterations == 0
+
+
+def test_the_budget_is_a_documented_share_of_the_clock():
+    bot = SearchBot(Sticks(), seed=0)
+    # MOVE_SHARE 0.5 of move_ms plus BANK_SHARE 0.02 of the bank, less SAFETY_MS 30 ms.
+    assert bot.budget_seconds({"clock": {"move_ms": 200, "bank_ms": 10_000}}) == pytest.approx(0.270)
+    assert bot.budget_seconds({"clock": {"move_ms": 0, "bank_ms": 0}}) == pytest.approx(0.001)
+
+
+def test_with_a_clock_it_stops_in_time_and_still_plays_well():
+    ruleset = Sticks()
+    bot = SearchBot(ruleset, seed=1)
+    action = bot.act({"type": "act", "seat": 0, "view": {"left": 7, "turn": 0, "winner": None},
+                      "legal_actions": [{"take": 1}, {"take": 2}, {"take": 3}],
+                      "clock": {"move_ms": 300, "bank_ms": 0}})
+    assert bot.last_iterations > 0 and action == {"take": 3}
+
+
+@pytest.mark.parametrize("spec", [{"kind": "dice", "count": 3, "sides": 6}, {"kind": "shuffle", "n": 5},
+                                  {"kind": "choice", "n": 9, "k": 4}])
+def test_chance_is_sampled_from_the_bots_own_generator_in_the_specs_shape(spec):
+    from games.engine.chance import check_outcome
+
+    rng = random.Random(4)
+    outcomes = [sample_outcome(spec, rng) for _ in range(50)]
+    for outcome in outcomes:
+        check_outcome(spec, outcome)
+    assert len({tuple(o) for o in outcomes}) > 1
+
+
+def test_rewards_scale_placings_and_share_ties():
+    assert rewards(Result((3, 2, 1), (1, 2, 3)), 3) == [1.0, 0.5, 0.0]
+    assert rewards(Result((5, 5, 0, 0), (1, 1, 3, 3)), 4) == [1.0, 1.0, pytest.approx(1 / 3), pytest.approx(1 / 3)]
+    assert action_key({"b": 1, "a": [2]}) == action_key({"a": [2], "b": 1})

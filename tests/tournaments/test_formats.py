@@ -69,6 +69,12 @@ def test_it_gives_byes_to_the_top_seeds_and_plays_a_third_place_match():
         ("R1-1", (101,), True), ("R1-2", (104, 105), False), ("R1-3", (102,), True), ("R1-4", (103, 106), False)]
     assert [p.key for p in rounds[2].pairings] == ["R3-1", "3P"]
     assert [(s.entry, s.rank) for s in finished.standings] == [(101, 1), (102, 2), (103, 3), (104, 4), (105, 5), (106, 5)]
+    # Issue 13.16: the round reached (knocked out in; the third-place match is no round further)
+    # is an integer, and the champion's is the final's (round 3),
+    # not one past the last round.
+    reached = {s.entry: s.tiebreaks["round_reached"] for s in finished.standings}
+    assert reached == {101: 3, 102: 3, 103: 2, 104: 2, 105: 1, 106: 1}  # the semi-finalists: 2
+    assert all(type(value) is int for value in reached.values())
 
 
 def test_a_tied_elimination_match_sends_the_higher_seed_through():

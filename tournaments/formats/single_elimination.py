@@ -99,5 +99,7 @@ class SingleElimination(Format):
                     bonus[winner] = 1
                 else:
                     out_round[loser] = round_.number
+        # The round an entry last played: the one it was knocked out in, else the latest round
+        # (the champion's is the final's, not one past it); ``out_round`` only ranks.
         return ranked_standings(entries, lambda e: (-out_round[e], -bonus[e]), wins,
-                                {e: {"round_reached": float(out_round[e])} for e in out_round})
+                                {e: {"round_reached": min(out_round[e], len(rounds))} for e in out_round})

@@ -1,5 +1,6 @@
 """Input and output shapes of tournaments, entries, rounds, standings, the bracket and
 leaderboards. Shapes only: every rule is in tournaments.services*."""
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.engine.protocol import json_type_name
@@ -55,9 +56,37 @@ class TournamentUpdateInput(TournamentCreateInput):
         super().__init__(*args, partial=True, **kwargs)
 
 
+class TimeControlOutput(serializers.Serializer):
+    move_ms = serializers.IntegerField(help_text="Free thinking time per move.")
+    bank_ms = serializers.IntegerField(help_text="The bank a move draws on beyond move_ms.")
+    increment_ms = serializers.IntegerField(help_text="Added to the bank after each answered move.")
+
+
+class FaultPolicyOutput(serializers.Serializer):
+    on_fault = serializers.ChoiceField(choices=["forfeit", "default_action"])
+    max_strikes = serializers.IntegerField(help_text="Faults answered by a default action before "
+                                                     "the seat forfeits (on_fault default_action).")
+
+
 class TournamentOutput(serializers.ModelSerializer):
     organiser = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     entry_count = serializers.IntegerField(read_only=True)
+    # What its matches will use, defaults filled in (a tournament stores only what was asked
+    # for; its matches take the defaults for the rest).
+    time_control = serializers.SerializerMethodField()
+    fault_policy = serializers.SerializerMethodField()
+
+    @extend_schema_field(TimeControlOutput)
+    def get_time_control(self, tournament) -> dict:
+        from bots.sandbox import TimeControl
+
+        return TimeControl(**tournament.time_control).to_json()
+
+    @extend_schema_field(FaultPolicyOutput)
+    def get_fault_policy(self, tournament) -> dict:
+        from bots.referee import FaultPolicy
+
+        return FaultPolicy.from_json(tournament.fault_policy).to_json()
 
     class Meta:
         model = Tournament

@@ -212,3 +212,16 @@ def test_reads_take_the_same_queries_for_4_and_16_entrants(anon, organiser_user,
     assert counts[0] == counts[1], counts
     with django_assert_max_num_queries(counts[0]):
         anon.get(f"/api/tournaments/{tournament.pk}/{view}/")
+
+
+def test_a_tournament_shows_the_clock_and_fault_policy_its_matches_will_use(organiser, anon, draft):
+    """Issue 13.13: not `{}`, but the defaults filled in, and what the organiser set over them."""
+    shown = anon.get(f"/api/tournaments/{draft.pk}/").json()
+    assert shown["time_control"] == {"move_ms": 1000, "bank_ms": 10000, "increment_ms": 0}
+    assert shown["fault_policy"] == {"on_fault": "forfeit", "max_strikes": 3}
+    response = organiser.patch(f"/api/tournaments/{draft.pk}/", {"time_control": {"move_ms": 250},
+                                                                 "fault_policy": {"max_strikes": 1}},
+                               format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["time_control"] == {"move_ms": 250, "bank_ms": 10000, "increment_ms": 0}
+    assert response.json()["fault_policy"] == {"on_fault": "forfeit", "max_strikes": 1}

@@ -91,7 +91,8 @@ class TournamentOutput(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "game", "format", "format_settings", "rules_options", "time_control",
-                  "fault_policy", "status", "organiser", "created_at", "finished_at", "entry_count"]
+                  "fault_policy", "status", "organiser", "created_at", "finished_at",
+                  "cancelled_at", "entry_count"]
 
 
 class EntryCreateInput(Input):

@@ -23,7 +23,7 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ("name", "game", "format", "status", "created_at")
     list_filter = ("game", "format", "status")
     search_fields = ("name",)
-    readonly_fields = ("status", "created_at", "finished_at", "standings", "bracket")
+    readonly_fields = ("status", "created_at", "finished_at", "cancelled_at", "standings", "bracket")
     inlines = [EntryInline]
 
     @admin.display(description="standings")

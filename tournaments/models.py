@@ -27,6 +27,7 @@ class Tournament(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)  # a cancelled one never finished
     # Set by the ratings recompute that includes the finished tournament's matches; a finished
     # tournament not rated yet is owed one (tournaments.sweep_tournaments makes it good).
     rated = models.BooleanField(default=False, editable=False)

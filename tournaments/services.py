@@ -77,7 +77,7 @@ def tournament_start(*, tournament: Tournament, queue: bool = True) -> list[Matc
 
 def tournament_cancel(*, tournament: Tournament) -> None:
     Tournament.objects.filter(pk=tournament.pk, status__in=["draft", "running"]) \
-        .update(status=Tournament.Status.CANCELLED, finished_at=timezone.now())
+        .update(status=Tournament.Status.CANCELLED, cancelled_at=timezone.now())
 
 
 def tournament_advance(*, tournament_id, queue: bool = True, wait: bool = True) -> list[Match]:

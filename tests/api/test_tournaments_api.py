@@ -225,3 +225,12 @@ def test_a_tournament_shows_the_clock_and_fault_policy_its_matches_will_use(orga
     assert response.status_code == 200, response.json()
     assert response.json()["time_control"] == {"move_ms": 250, "bank_ms": 10000, "increment_ms": 0}
     assert response.json()["fault_policy"] == {"on_fault": "forfeit", "max_strikes": 1}
+
+
+def test_a_cancelled_tournament_records_when_it_was_cancelled_not_a_finish(organiser, anon, draft):
+    """Issue 13.20: cancelling sets cancelled_at; finished_at stays empty (it never finished)."""
+    cancelled = organiser.post(f"/api/tournaments/{draft.pk}/cancel/").json()
+    assert cancelled["status"] == "cancelled"
+    shown = anon.get(f"/api/tournaments/{draft.pk}/").json()
+    assert shown["finished_at"] is None and shown["cancelled_at"] is not None
+    assert shown["cancelled_at"] >= shown["created_at"]

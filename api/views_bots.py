@@ -111,7 +111,10 @@ class BotVersionListUpload(ListAPIView):
         return bot_versions(bot=bot_or_404(self.kwargs["bot_id"]))
 
     @extend_schema(request={"multipart/form-data": BotVersionUploadInput},
-                   responses={201: BotVersionOutput, 400: OpenApiResponse(description="upload_refused"),
+                   responses={201: BotVersionOutput,
+                              200: OpenApiResponse(BotVersionOutput, description="These bytes are "
+                                                   "already a version of the bot: that version."),
+                              400: OpenApiResponse(description="upload_refused"),
                               413: OpenApiResponse(description="upload_too_large")})
     def post(self, request, bot_id: int):
         bot = bot_or_404(bot_id)
@@ -130,7 +133,9 @@ class BotVersionListUpload(ListAPIView):
             raise ApiError(exc.reason, code="upload_refused") from None
         except ValueError as exc:
             raise ApiError(str(exc), code="upload_refused") from None
-        return Response(BotVersionOutput(version).data, status=status.HTTP_201_CREATED)
+        # The same bytes again: the version that holds them, 200 instead of 201 (issue 13.18).
+        return Response(BotVersionOutput(version).data,
+                        status=status.HTTP_201_CREATED if version.created else status.HTTP_200_OK)
 
     @staticmethod
     def _refuse_if_too_large(size, allowed: int, limit: int) -> None:

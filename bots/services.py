@@ -121,21 +121,28 @@ def _upload_limits() -> Limits:
 
 
 def bot_version_upload(*, bot: Bot, filename: str, content: bytes) -> BotVersion:
-    """Store ``content`` (a .py file or a .zip with main.py) as the next version of ``bot``.
-    Everything is checked before anything is written: UploadRefused (a ValueError with
-    ``reason``) leaves the database as it was. Numbers are taken under a row lock on the bot,
-    so concurrent uploads get consecutive numbers."""
+    """Store ``content`` (a .py file or a .zip with main.py) as the next version of ``bot``; the
+    same bytes as one of its versions answer with that version instead (no silent duplicate:
+    ``version.created`` says which). Everything is checked before anything is written:
+    UploadRefused (a ValueError with ``reason``) leaves the database as it was. Numbers are
+    taken under a row lock on the bot, so concurrent uploads get consecutive numbers."""
     if bot.kind != Bot.Kind.UPLOADED:
         raise ValueError(f"{bot.name} is a built-in bot; only uploaded bots take new versions")
     content = bytes(content)
     info = inspect_upload(filename, content, _upload_limits())
     with transaction.atomic():
         locked = Bot.objects.select_for_update().get(pk=bot.pk)
+        same = locked.versions.filter(sha256=info.sha256).order_by("number").first()
+        if same is not None:
+            same.created = False
+            return same
         last = locked.versions.aggregate(last=Max("number"))["last"] or 0
-        return BotVersion.objects.create(
+        version = BotVersion.objects.create(
             bot=locked, number=last + 1, format=info.kind, sha256=info.sha256, size=info.size,
             filename=info.filename, archive=content, file_count=info.file_count,
             unpacked_size=info.unpacked_size)
+        version.created = True
+        return version
 
 
 def builtin_bot_versions(*, game: str) -> dict[str, BotVersion]:

@@ -37,6 +37,16 @@ def test_it_creates_a_bot_and_uploads_versions_one_then_two(alice_client):
     assert alice_client.get(f"/api/bots/{bot['id']}/").json()["latest_version"] == 2
 
 
+def test_the_same_bytes_again_answer_with_the_existing_version(alice_client, alice_bot):
+    """Issue 13.18: no silent duplicate; a 200 with the version that holds the bytes."""
+    before = snapshot()
+    again = upload(alice_client, alice_bot, name="again.py")  # alice_bot's version 1 is GOOD_SOURCE
+    assert (again.status_code, again.json()["number"]) == (200, 1)
+    assert snapshot() == before
+    other = upload(alice_client, alice_bot, GOOD_SOURCE + b"# changed\n")
+    assert (other.status_code, other.json()["number"]) == (201, 2)
+
+
 def test_it_lists_bots_with_filters(anon, alice_bot, bob_bot, builtins):
     everyone = anon.get("/api/bots/").json()
     assert everyone["count"] == Bot.objects.count()
@@ -66,7 +76,7 @@ def test_it_names_a_download_with_a_non_ascii_name_per_rfc_6266(alice_client, al
     # Built by hand, the header was MIME-encoded whole (=?utf-8?b?...?=), which browsers ignore.
     for name, disposition in [("zaubër😀.py", "attachment; filename*=utf-8''zaub%C3%ABr%F0%9F%98%80.py"),
                               ('say"hi".py', 'attachment; filename="say\\"hi\\".py"')]:
-        number = upload(alice_client, alice_bot, name=name).json()["number"]
+        number = upload(alice_client, alice_bot, GOOD_SOURCE + f"# {name}\n".encode(), name=name).json()["number"]
         code = alice_client.get(f"/api/bots/{alice_bot.pk}/versions/{number}/code/")
         assert code["Content-Disposition"] == disposition, name
 

@@ -86,8 +86,8 @@ def fill(value, ids, role):
 
 
 def call(client, method, url, payload):
-    if method == "upload":
-        upload = io.BytesIO(GOOD_SOURCE)
+    if method == "upload":  # new bytes (alice_bot's version 1 holds GOOD_SOURCE: that is a 200)
+        upload = io.BytesIO(GOOD_SOURCE + b"# a new version\n")
         upload.name = "main.py"
         return client.post(url, {"file": upload}, format="multipart")
     return getattr(client, method)(url, payload, format="json") if payload is not None \

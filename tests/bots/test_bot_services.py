@@ -99,7 +99,19 @@ def test_it_numbers_versions_per_bot(bot, alice):
     other = bot_create(owner=alice, name="morgana", game="trap-the-wizard")
     bot_version_upload(bot=bot, filename="a.py", content=GOOD_SOURCE)
     assert bot_version_upload(bot=other, filename="a.py", content=GOOD_SOURCE).number == 1
-    assert bot_version_upload(bot=bot, filename="a.py", content=GOOD_SOURCE).number == 2
+    assert bot_version_upload(bot=bot, filename="a.py", content=GOOD_SOURCE + b"# v2\n").number == 2
+
+
+def test_the_same_bytes_again_answer_with_the_version_that_holds_them(bot):
+    """Issue 13.18: no silent duplicate; other bytes make the next version, and going back to
+    the first bytes answers version 1 again."""
+    first = bot_version_upload(bot=bot, filename="a.py", content=GOOD_SOURCE)
+    again = bot_version_upload(bot=bot, filename="b.py", content=GOOD_SOURCE)
+    assert (first.created, again.created, again.pk, again.number) == (True, False, first.pk, 1)
+    second = bot_version_upload(bot=bot, filename="a.py", content=GOOD_SOURCE + b"# v2\n")
+    back = bot_version_upload(bot=bot, filename="a.py", content=GOOD_SOURCE)
+    assert (second.number, back.number, back.created) == (2, 1, False)
+    assert bot.versions.count() == 2
 
 
 @pytest.mark.parametrize("case", BAD_UPLOADS, ids=BAD_IDS)
@@ -242,7 +254,9 @@ def _in_threads(count: int, work) -> list:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_uploads_get_consecutive_numbers(bot):
-    versions = _in_threads(6, lambda: bot_version_upload(bot=bot, filename="m.py", content=GOOD_SOURCE))
+    counter = iter(range(6))
+    versions = _in_threads(6, lambda: bot_version_upload(
+        bot=bot, filename="m.py", content=GOOD_SOURCE + f"# upload {next(counter)}\n".encode()))
     assert sorted(v.number for v in versions) == [1, 2, 3, 4, 5, 6]
 
 

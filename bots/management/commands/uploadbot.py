@@ -33,7 +33,12 @@ class Command(BaseCommand):
             raise CommandError(f"upload refused: {exc.reason}") from None
         except ValueError as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(self.style.SUCCESS(
-            f"{owner}/{name} version {version.number} stored (sha256 {version.sha256[:16]}..., "
-            f"{version.size} bytes)"))
+        if version.created:
+            self.stdout.write(self.style.SUCCESS(
+                f"{owner}/{name} version {version.number} stored (sha256 {version.sha256[:16]}..., "
+                f"{version.size} bytes)"))
+        else:
+            self.stdout.write(self.style.WARNING(
+                f"{owner}/{name} version {version.number} already holds these bytes (sha256 "
+                f"{version.sha256[:16]}...): nothing stored"))
         self.stdout.write(f"play it: manage.py play {game} --bots {owner}/{name},random")

@@ -2,6 +2,7 @@
 decided in api.permissions and applied by the views before anything reaches a serializer."""
 import re
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from replays.models import Match
@@ -16,13 +17,54 @@ def seat_number(text: str) -> int | None:
     return int(text) if SEAT_NUMBER.fullmatch(text) else None
 
 
-class SeatSerializer(serializers.Serializer):
-    """Who plays a seat: the bot version that plays it, as recorded in match_created."""
+class SeatBotSerializer(serializers.Serializer):
+    id = serializers.IntegerField(allow_null=True, help_text="The bot's id (null: a bot this "
+                                                             "service does not know, in an imported match).")
+    name = serializers.CharField(allow_null=True)
+    owner = serializers.CharField(allow_null=True, help_text="Its owner's username (null: built-in).")
 
-    bot_version = serializers.IntegerField(required=False, allow_null=True)
-    bot = serializers.CharField(required=False)
-    version = serializers.IntegerField(required=False, allow_null=True)
-    kind = serializers.CharField(required=False)
+
+class SeatSerializer(serializers.Serializer):
+    """Who plays a seat: the bot and its version number (issue 13.14: not the version's row id)."""
+
+    bot = SeatBotSerializer()
+    version = serializers.IntegerField(allow_null=True, help_text="The bot's version number.")
+    kind = serializers.CharField(allow_null=True, help_text="builtin or uploaded.")
+
+
+def seat_bots(version_ids) -> dict[int, dict]:
+    """The bot behind each bot version id, in one query."""
+    from bots.models import BotVersion
+
+    rows = BotVersion.objects.filter(pk__in=list(version_ids)).values(
+        "pk", "number", "bot_id", "bot__name", "bot__kind", "bot__owner__username")
+    return {row["pk"]: {"bot": {"id": row["bot_id"], "name": row["bot__name"],
+                                "owner": row["bot__owner__username"]},
+                        "version": row["number"], "kind": row["bot__kind"]} for row in rows}
+
+
+def _version_ids(matches) -> set[int]:
+    return {seat.get("bot_version") for match in matches for seat in match.seats
+            if isinstance(seat, dict) and type(seat.get("bot_version")) is int}
+
+
+def seat_json(seat, known: dict[int, dict]) -> dict:
+    """One seat as the API shows it; a seat whose version this service does not hold (an
+    imported match) keeps what its log recorded."""
+    seat = seat if isinstance(seat, dict) else {}
+    if seat.get("bot_version") in known:
+        return known[seat["bot_version"]]
+    return {"bot": {"id": None, "name": seat.get("bot"), "owner": None},
+            "version": seat.get("version"), "kind": seat.get("kind")}
+
+
+class MatchListSerializer(serializers.ListSerializer):
+    """A page of matches: the bots of all their seats are read in one query."""
+
+    def to_representation(self, data):
+        matches = list(data.all() if hasattr(data, "all") else data)
+        self._context = {**getattr(self, "_context", {}), "seat_bots": seat_bots(_version_ids(matches))}
+        return [self.child.to_representation(match) for match in matches]
 
 
 class VerdictSerializer(serializers.Serializer):
@@ -37,7 +79,7 @@ class MatchSerializer(serializers.ModelSerializer):
     """A match's public envelope. Never the seed: once revealed it is in the log's last event."""
 
     version = serializers.IntegerField(source="ruleset_version")
-    seats = SeatSerializer(many=True)
+    seats = serializers.SerializerMethodField()
     steps = serializers.IntegerField(help_text="Events in the log; steps are numbered 0..steps-1.")
     validation = serializers.SerializerMethodField()
 
@@ -46,6 +88,14 @@ class MatchSerializer(serializers.ModelSerializer):
         fields = ["id", "ruleset", "version", "options", "players", "seats", "status", "result",
                   "seed_commitment", "created_at", "ended_at", "imported", "steps", "validation"]
         read_only_fields = fields
+        list_serializer_class = MatchListSerializer
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_seats(self, match) -> list[dict]:
+        known = self.context.get("seat_bots")
+        if known is None:  # one match alone
+            known = seat_bots(_version_ids([match]))
+        return [seat_json(seat, known) for seat in match.seats]
 
     def get_validation(self, match) -> VerdictSerializer(allow_null=True):
         if match.validation_at is None:

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from bots import driver
+from bots.models import BotVersion
 from bots.services import bot_create, bot_version_upload, builtin_bot_versions, match_start
 from replays.models import Match, Validation
 from replays.selectors import match_records
@@ -175,7 +176,11 @@ def test_it_shows_a_match_without_its_seed(live, ended, people):
     assert body["ruleset"] == "sorcado" and body["version"] == ended.ruleset_version
     assert body["steps"] == len(match_records(match=ended))
     assert body["validation"]["ok"] is True
-    assert [s["bot_version"] for s in body["seats"]] == [s["bot_version"] for s in ended.seats]
+    # Issue 13.14: a seat names the bot (id, name, owner) and its version number, no row id.
+    versions = [BotVersion.objects.select_related("bot__owner").get(pk=s["bot_version"]) for s in ended.seats]
+    assert body["seats"] == [{"bot": {"id": v.bot_id, "name": v.bot.name,
+                                      "owner": v.bot.owner.username if v.bot.owner else None},
+                              "version": v.number, "kind": v.bot.kind} for v in versions]
     assert "seed" not in body
     assert client_for().get(url(live)).status_code == 404
     body = client_for(people["carol"]).get(url(live)).json()
@@ -381,3 +386,25 @@ def test_the_api_docs_page_loads_swagger_ui_from_the_project_not_a_cdn(client):
 
     for source in sources:  # shipped by the sidecar (collectstatic gathers them for WhiteNoise)
         assert finders.find(source.removeprefix("/static/")), source
+
+
+def test_the_list_names_every_seat_s_bot_in_a_bounded_number_of_queries(db):
+    """Issue 13.14 on a page: the bots of all seats come from one query, however many matches."""
+    from bots.services import match_play_builtin
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def listed():
+        with CaptureQueriesContext(connection) as queries:
+            body = APIClient().get("/api/matches/?limit=20").json()
+        return body, len(queries)
+
+    for _ in range(2):
+        match_play_builtin(ruleset="sorcado", bots=["random", "heuristic"])
+    small, few = listed()
+    for _ in range(6):
+        match_play_builtin(ruleset="sorcado", bots=["heuristic", "random"])
+    large, many = listed()
+    assert (small["count"], large["count"]) == (2, 8) and few == many
+    assert {seat["bot"]["name"] for match in large["results"] for seat in match["seats"]} == {"random", "heuristic"}
+    assert all(seat["bot"]["id"] and seat["version"] == 1 for match in large["results"] for seat in match["seats"])

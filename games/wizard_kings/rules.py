@@ -150,7 +150,7 @@ def options_for(state: dict, seat: int, action: dict | None = None) -> list[dict
     if seat not in acting_seats(state):
         return []
     if phase in ("recruit", "build"):
-        found = build.options(state, seat, action)
+        found = _build_options(state, seat, action)
         return found if state.get("scenario") is None else scenarios.restrict_build(state, seat,
                                                                                      found)
     if phase in scenarios.PHASES:
@@ -186,6 +186,23 @@ def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:
 # ask for the same state. The entry holds the state itself (so its id stays its own) and a
 # fingerprint of everything the options depend on, so a state changed in place is never served.
 _MOVES: dict = {"key": None, "state": None, "options": None}
+# The last build options listed whole. A refused action is explained from the whole list, and a
+# bot or a check asks the same state again and again: one listing serves them all (the key
+# holds the state's identity and the seat's draft, which every build action changes).
+_BUILDS: dict = {"key": None, "state": None, "options": None}
+
+
+def _build_options(state: dict, seat: int, action) -> list[dict]:
+    """build.options, the whole list remembered for the last (state, seat); with ``action`` and
+    nothing remembered, only the candidates (one check of one action needs no more)."""
+    key = (id(state), seat, state["phase"], repr(state["drafts"][str(seat)]))
+    if _BUILDS["state"] is state and _BUILDS["key"] == key:
+        return [dict(a) for a in _BUILDS["options"]]
+    if action is not None:
+        return build.options(state, seat, action)
+    found = build.options(state, seat)
+    _BUILDS.update(key=key, state=state, options=found)
+    return [dict(a) for a in found]
 
 
 def _move_key(state: dict, seat: int) -> tuple:

@@ -13,13 +13,16 @@ Specs are JSON:
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
+import struct
 
 from .protocol import Chance, IllegalAction
 
-_WORD = 8  # bytes per sample: 64-bit integers
 _LIMIT = 1 << 64
+_BLOCK_WORDS = struct.Struct(">4Q")  # an HMAC-SHA256 block read as four big-endian 64-bit words
+_KEY_BLOCK = 64  # SHA-256's block size: HMAC pads (or first hashes) its key to this width
+_XOR_INNER = bytes(x ^ 0x36 for x in range(256))  # RFC 2104's ipad and opad, as byte maps
+_XOR_OUTER = bytes(x ^ 0x5C for x in range(256))
 
 
 def new_seed() -> bytes:
@@ -32,22 +35,44 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-class _Stream:
-    """Unbiased integers from HMAC-SHA256(seed, "match|seq|block")."""
+class _Key:
+    """HMAC-SHA256 under one key (RFC 2104, the same bytes as ``hmac.new(key, message,
+    sha256)``) with the key's inner and outer blocks hashed once: ``hmac.new`` sets the key up
+    again on every call, which was most of the cost of a die roll, and a validation derives every
+    chance outcome of a match under the one seed."""
 
-    def __init__(self, seed: bytes, match_id: str, seq: int):
-        self._key = seed
+    def __init__(self, key: bytes):
+        if len(key) > _KEY_BLOCK:
+            key = hashlib.sha256(key).digest()
+        key = key.ljust(_KEY_BLOCK, b"\0")
+        self._inner = hashlib.sha256(key.translate(_XOR_INNER))
+        self._outer = hashlib.sha256(key.translate(_XOR_OUTER))
+
+    def digest(self, message: bytes) -> bytes:
+        inner = self._inner.copy()
+        inner.update(message)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+
+class _Stream:
+    """Unbiased integers from HMAC-SHA256(seed, "match|seq|block"); ``key``, the seed's _Key,
+    spares setting the key up again."""
+
+    def __init__(self, seed: bytes, match_id: str, seq: int, *, key: _Key | None = None):
+        self._key = key or _Key(seed)
         self._prefix = f"{match_id}|{seq}|".encode()
         self._block = 0
-        self._buffer = b""
+        self._words: list[int] = []  # the words of the last block not read yet, the next one last
 
     def _word(self) -> int:
-        if len(self._buffer) < _WORD:
-            self._buffer += hmac.new(self._key, self._prefix + str(self._block).encode(),
-                                     hashlib.sha256).digest()
+        words = self._words
+        if not words:
+            words += _BLOCK_WORDS.unpack(self._key.digest(self._prefix + b"%d" % self._block))
+            words.reverse()
             self._block += 1
-        word, self._buffer = self._buffer[:_WORD], self._buffer[_WORD:]
-        return int.from_bytes(word, "big")
+        return words.pop()
 
     def below(self, n: int) -> int:
         """Uniform in range(n): reject the top sliver of 2**64 that would bias x % n."""
@@ -88,18 +113,30 @@ def check_spec(spec: dict) -> None:
 
 def derive(seed: bytes, match_id: str, seq: int, spec: dict):
     """The outcome of the chance event ``seq`` of match ``match_id`` (see the module doc)."""
-    check_spec(spec)
-    stream = _Stream(seed, str(match_id), seq)
-    kind = spec["kind"]
-    if kind == "dice":
-        return [1 + stream.below(spec["sides"]) for _ in range(spec["count"])]
-    n = spec["n"]
-    k = n if kind == "shuffle" else spec["k"]
-    items = list(range(n))
-    for i in range(k):  # the first k steps of a Fisher-Yates shuffle
-        j = i + stream.below(n - i)
-        items[i], items[j] = items[j], items[i]
-    return items[:k]
+    return Deriver(seed, match_id)(seq, spec)
+
+
+class Deriver:
+    """``derive`` for one seed and match, the HMAC key set up once for all its events."""
+
+    def __init__(self, seed: bytes, match_id: str):
+        self.seed, self.match_id = seed, str(match_id)
+        self._key = _Key(seed)
+
+    def __call__(self, seq: int, spec: dict):
+        """The outcome of the chance event ``seq`` (checks the spec first)."""
+        check_spec(spec)
+        stream = _Stream(self.seed, self.match_id, seq, key=self._key)
+        kind = spec["kind"]
+        if kind == "dice":
+            return [1 + stream.below(spec["sides"]) for _ in range(spec["count"])]
+        n = spec["n"]
+        k = n if kind == "shuffle" else spec["k"]
+        items = list(range(n))
+        for i in range(k):  # the first k steps of a Fisher-Yates shuffle
+            j = i + stream.below(n - i)
+            items[i], items[j] = items[j], items[i]
+        return items[:k]
 
 
 def check_outcome(spec: dict, outcome) -> None:

@@ -29,6 +29,7 @@ from .protocol import Chance, Ended, Event, IllegalAction, InvalidOptions, Rules
 
 GENESIS = "0" * 64
 ENGINE_KINDS = ("action", "chance", "forfeit")
+_ENGINE_KIND_SET = frozenset(ENGINE_KINDS)  # membership of a set: one hash, not three compares
 END_KINDS = ("match_ended", "match_aborted")
 KINDS = ("match_created", *ENGINE_KINDS, *END_KINDS)
 # "clock": the time the bot took and its bank; "fault": why a default action was played for it.
@@ -181,6 +182,8 @@ class Folder:
         self.head_time = created.get("time")  # the next event may not be written before it
         self.ended = False
         self.result = None
+        self._apply = self.ruleset.apply  # looked up once: a fold applies every record
+        self._deriver: chance.Deriver | None = None  # the seed's, once ``step`` is given one
 
     @classmethod
     def resume(cls, created: dict, *, seq: int, state, head_hash: str,
@@ -197,8 +200,8 @@ class Folder:
         """Apply a stored record without checking it (replays of the service's own log; the
         validator re-checks everything)."""
         kind = record["kind"]
-        if kind in ENGINE_KINDS:
-            self.state = self.ruleset.apply(self.state, Event(kind, record["seat"], record["payload"]))
+        if kind in _ENGINE_KIND_SET:
+            self.state = self._apply(self.state, Event(kind, record["seat"], record["payload"]))
         elif kind in END_KINDS:
             self.ended, self.result = True, record["payload"].get("result")
         self.seq, self.head_hash, self.head_time = record["seq"], record["hash"], record.get("time")
@@ -240,8 +243,8 @@ class Folder:
                     raise IllegalAction("match_aborted needs a reason (text)")
         except IllegalAction as exc:
             raise LogError(seq, exc.reason) from None
-        if kind in ENGINE_KINDS:
-            self.state = self.ruleset.apply(self.state, Event(kind, seat, payload))
+        if kind in _ENGINE_KIND_SET:
+            self.state = self._apply(self.state, Event(kind, seat, payload))
         else:
             self.ended = True
             self.result = payload.get("result")
@@ -295,7 +298,10 @@ class Folder:
         if seed is None:
             chance.check_outcome(nxt.spec, payload["outcome"])
             return
-        expected = chance.derive(seed, self.match_id, seq, nxt.spec)  # checks the spec first
+        deriver = self._deriver
+        if deriver is None or deriver.seed != seed:
+            deriver = self._deriver = chance.Deriver(seed, self.match_id)
+        expected = deriver(seq, nxt.spec)  # checks the spec first
         if _plainly_same(payload["outcome"], expected):
             return
         chance.check_outcome(nxt.spec, payload["outcome"])
@@ -334,8 +340,12 @@ def _plainly_same(a, b) -> bool:
     if kind is list:
         return len(a) == len(b) and all(map(_plainly_same, a, b))
     if kind is dict:
-        return len(a) == len(b) and all(type(key) is str and key in b and _plainly_same(x, b[key])
-                                        for key, x in a.items())
+        if len(a) != len(b):
+            return False
+        for key, x in a.items():  # a loop, not all() over a generator: faster on small objects
+            if type(key) is not str or key not in b or not _plainly_same(x, b[key]):
+                return False
+        return True
     return False
 
 

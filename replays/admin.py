@@ -1,4 +1,6 @@
-"""The admin as an audit tool: events are read-only; matches show their validation verdict."""
+"""The admin as an audit tool: matches, events, snapshots, validations and keys are read-only
+(a match's clock, fault policy and driver lease are recorded facts, changed only by the services
+that drive it); matches show their validation verdict and can be validated again."""
 from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
@@ -31,22 +33,16 @@ class EventInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyAdmin):
     list_display = ("id", "ruleset", "players", "status", "validation", "created_at")
     list_filter = ("ruleset", "status", "imported", "unsigned")
     search_fields = ("id", "ruleset")
     readonly_fields = ("id", "viewer", "ruleset", "ruleset_version", "options", "players", "seats",
-                       "seed_commitment", "status", "result", "created_at", "ended_at", "imported", "unsigned",
-                       "validation")
+                       "seed_commitment", "status", "result", "time_control", "fault_policy", "driver_token",
+                       "driver_lease_until", "created_at", "ended_at", "imported", "unsigned", "validation")
     exclude = ("seed",)
     inlines = [EventInline]
     actions = ["validate_now"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="replay viewer")
     def viewer(self, obj):

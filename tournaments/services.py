@@ -160,11 +160,10 @@ def _queue_ratings(game: str) -> None:
     recompute_ratings.delay(game)
 
 
-def correction_record(*, tournament: Tournament, kind: str, reason: str, entry: Entry | None = None,
-                      pairing: Pairing | None = None, placings: dict | None = None,
-                      created_by=None) -> Correction:
-    """Record an organiser's correction with its reason: a disqualification (the entry loses
-    every pairing not yet decided) or an adjudicated pairing result."""
+def correction_check(*, tournament: Tournament, kind: str, reason: str, entry: Entry | None = None,
+                     pairing: Pairing | None = None, placings: dict | None = None) -> dict | None:
+    """Why a correction would be refused (ValueError), else its placings keyed by entry id as
+    text; the admin's form asks this before it records."""
     if not reason or not reason.strip():
         raise ValueError("a correction needs a reason")
     if kind == Correction.Kind.DISQUALIFY:
@@ -173,12 +172,24 @@ def correction_record(*, tournament: Tournament, kind: str, reason: str, entry: 
     elif kind == Correction.Kind.ADJUDICATE:
         if pairing is None or pairing.tournament_id != tournament.pk:
             raise ValueError("adjudicate needs a pairing of this tournament")
-        if not placings or sorted(map(int, placings)) != sorted(pairing.seats) or \
+        if not isinstance(placings, dict) or not placings or \
+                not all(str(k).isdigit() for k in placings) or \
+                sorted(map(int, placings)) != sorted(pairing.seats) or \
                 not all(type(p) is int and p >= 1 for p in placings.values()):
             raise ValueError(f"placings must give a place >= 1 to each of entries {pairing.seats}")
         placings = {str(k): v for k, v in placings.items()}
     else:
         raise ValueError("kind must be disqualify or adjudicate")
+    return placings
+
+
+def correction_record(*, tournament: Tournament, kind: str, reason: str, entry: Entry | None = None,
+                      pairing: Pairing | None = None, placings: dict | None = None,
+                      created_by=None) -> Correction:
+    """Record an organiser's correction with its reason: a disqualification (the entry loses
+    every pairing not yet decided) or an adjudicated pairing result."""
+    placings = correction_check(tournament=tournament, kind=kind, reason=reason, entry=entry,
+                                pairing=pairing, placings=placings)
     return Correction.objects.create(tournament=tournament, kind=kind, entry=entry, pairing=pairing,
                                      placings=placings, reason=reason.strip(), created_by=created_by)
 

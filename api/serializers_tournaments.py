@@ -124,7 +124,8 @@ class StandingOutput(serializers.Serializer):
 
 
 class BracketSeatOutput(serializers.Serializer):
-    entry = serializers.IntegerField()
+    entry = serializers.IntegerField(help_text="the entry's id (placings are keyed by it)")
+    seed = serializers.IntegerField(help_text="the entry's seed, 1 the first: how people name it")
     bot = serializers.CharField()
 
 

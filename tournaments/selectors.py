@@ -119,15 +119,16 @@ def tournament_standings(*, tournament: Tournament) -> list[dict]:
 
 
 def tournament_bracket(*, tournament: Tournament) -> list[dict]:
-    """Rounds with their pairings, each with its seats, games (match ids) and outcome."""
+    """Rounds with their pairings, each with its seats (entry id, seed, bot name: people know an
+    entry by its seed), games (match ids) and outcome."""
     results = tournament_results(tournament=tournament)
-    names = {e.pk: e.bot_version.bot.name for e in
-             Entry.objects.filter(tournament=tournament).select_related("bot_version__bot")}
+    entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("bot_version__bot")}
     matches: dict[str, list[str]] = {}
     for game in PairingGame.objects.filter(pairing__tournament=tournament).select_related("pairing"):
         matches.setdefault(game.pairing.key, []).append(str(game.match_id))
     return [{"round": r.number, "pairings": [
-        {"key": p.key, "seats": [{"entry": e, "bot": names[e]} for e in p.seats], "bye": p.bye,
+        {"key": p.key, "seats": [{"entry": e, "seed": entries[e].seed, "bot": entries[e].bot_version.bot.name}
+                                  for e in p.seats], "bye": p.bye,
          "games": p.games, "matches": matches.get(p.key, []),
          "placings": results.outcomes[p.key].placings if p.key in results.outcomes else None}
         for p in r.pairings]} for r in results.rounds]

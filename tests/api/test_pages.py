@@ -3,6 +3,7 @@ of a live match never leaves the server), frames.json (pages of frames whose pat
 view of every step, bounded whatever the length of the match) and the bracket."""
 import copy
 import json
+import re
 from unittest import mock
 
 import pytest
@@ -358,4 +359,8 @@ def test_it_links_every_match_of_a_tournament(db):
     assert len(ids) >= 3
     for match_id in ids:
         assert f'href="/matches/{match_id}/"' in html
+    # Issue 13.15: entries are labelled by seed, not by entry id.
+    for entry in tournament.entries.all():
+        assert f"seed {entry.seed}</tspan>" in html
+    assert "#</tspan>" not in html and not re.search(r">#\d+</tspan>", html)
     assert "<svg" in html and "Standings" in html

@@ -1,4 +1,5 @@
 """Tournaments as a service: created, advanced exactly once per round, corrected, rated."""
+import re
 import threading
 import time
 
@@ -197,6 +198,28 @@ def test_the_tournament_command_runs_a_tournament_and_prints_standings_and_brack
     tournament = Tournament.objects.get()
     assert tournament.status == Tournament.Status.FINISHED
     assert "Standings" in out and "Bracket" in out and "round 3" in out
+
+
+def test_the_bracket_labels_entries_by_seed_not_by_entry_id(db, capsys):
+    """Issue 13.15: "Brackets and CLI output label entries by seed, not by entry id ('owl #9'
+    had seed 1)." """
+    _create("round-robin", 4)  # entry ids 1-4 taken: the command's entries' ids differ from their seeds
+    call_command("tournament", "--game", GAME, "--format", "single-elimination", "--entrants", "4")
+    out = capsys.readouterr().out
+    tournament = Tournament.objects.get(status=Tournament.Status.FINISHED)
+    entries = {e.pk: e.seed for e in tournament.entries.all()}
+    assert all(pk != seed for pk, seed in entries.items())
+    bracket = tournament_bracket(tournament=tournament)
+    first = bracket[0]["pairings"][0]
+    assert [s["seed"] for s in first["seats"]] == [entries[s["entry"]] for s in first["seats"]]
+    lines = out.split("Bracket", 1)[1].splitlines()
+    for pairing in (p for r in bracket for p in r["pairings"] if not p["bye"]):
+        line = next(x for x in lines if x.strip().startswith(pairing["key"] + " "))
+        seeds = [s["seed"] for s in pairing["seats"]]
+        assert " v ".join(f"(seed {seed})" for seed in seeds) in re.sub(r"\S+ \(seed", "(seed", line)
+        winner = min(pairing["placings"], key=pairing["placings"].get)
+        assert f"seed {entries[int(winner)]}: 1" in line
+        assert "#" not in line
 
 
 @pytest.mark.postgres

@@ -132,12 +132,13 @@ class Command(BaseCommand):
         for round_ in tournament_bracket(tournament=tournament):
             out(f"  round {round_['round']}")
             for p in round_["pairings"]:
-                names = " v ".join(f"{s['bot']}#{s['entry']}" for s in p["seats"])
+                seeds = {s["entry"]: s["seed"] for s in p["seats"]}  # people know an entry by its seed
+                names = " v ".join(f"{s['bot']} (seed {s['seed']})" for s in p["seats"])
                 if p["bye"]:
                     out(f"    {p['key']:<8} bye: {names}")
                     continue
-                result = ", ".join(f"#{e}: {place}" for e, place in sorted((p["placings"] or {}).items(),
-                                                                           key=lambda kv: kv[1]))
+                result = ", ".join(f"seed {seeds[int(e)]}: {place}" for e, place in
+                                   sorted((p["placings"] or {}).items(), key=lambda kv: kv[1]))
                 out(f"    {p['key']:<8} {names:<40} places {result}")
                 for match_id in p["matches"]:
                     out(f"             match {match_id}")

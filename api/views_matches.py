@@ -25,9 +25,9 @@ from rest_framework.views import APIView
 
 from games.engine import registry
 from games.engine.log import canonical_json
-from games.engine.protocol import Chance, Ended, ToAct
 from replays.models import Match, Validation
-from replays.selectors import match_event_count, match_folder, match_latest_validation, match_records
+from replays.selectors import (folder_next, match_event_count, match_folder, match_latest_validation,
+                               match_records)
 
 from . import permissions as rights
 from .caching import finished_etag, not_modified, tagged
@@ -63,19 +63,6 @@ def matches_listed(matches: QuerySet) -> QuerySet:
 def visible_match(request, pk) -> Match:
     """The match ``pk`` if the requester may know of it, else 404."""
     return get_object_or_404(rights.matches_visible_to(request.user), pk=pk)
-
-
-def next_of(folder) -> dict:
-    """Who or what moves after the folder's step."""
-    if folder.ended:
-        return {"kind": "ended", "result": folder.result}
-    nxt = folder.next()
-    if isinstance(nxt, ToAct):
-        return {"kind": "act", "seats": list(nxt.seats)}
-    if isinstance(nxt, Chance):
-        return {"kind": "chance", "spec": nxt.spec}
-    assert isinstance(nxt, Ended)
-    return {"kind": "ended", "result": nxt.result.to_json()}
 
 
 def perspective_view(request, match: Match, folder, seat):
@@ -219,7 +206,7 @@ class MatchStep(APIView):
             record, match=match, hidden_information=folder.ruleset.spec.hidden_information,
             user=request.user, seats=rights.match_seats_of(request.user, match))
         return tagged(Response({"match": match.pk, "step": n, "steps": match_event_count(match=match),
-                                "seat": seat, "view": view, "event": event, "next": next_of(folder)}),
+                                "seat": seat, "view": view, "event": event, "next": folder_next(folder)}),
                       etag)
 
 

@@ -1,7 +1,7 @@
 """Reads of the event store: records, folds and step-through states."""
 from __future__ import annotations
 
-from games.engine import registry
+from games.engine import Chance, Ended, ToAct, registry
 from games.engine.log import Folder
 
 from .models import Event, Match, Snapshot
@@ -83,3 +83,18 @@ def unvalidated_match_ids(*, grace_seconds: int | None = None) -> list:
                                      ended_at__lt=timezone.now() - dt.timedelta(seconds=grace),
                                      validations__isnull=True)
                 .order_by("ended_at").values_list("pk", flat=True)[:1000])
+
+
+def folder_next(folder: Folder) -> dict:
+    """Who or what moves after the folder's step, in the one shape the API and the CLI share:
+    ``{"kind": "act", "seats": [...]}``, ``{"kind": "chance", "spec": {...}}`` or
+    ``{"kind": "ended", "result": {...}}``."""
+    if folder.ended:
+        return {"kind": "ended", "result": folder.result}
+    nxt = folder.next()
+    if isinstance(nxt, ToAct):
+        return {"kind": "act", "seats": list(nxt.seats)}
+    if isinstance(nxt, Chance):
+        return {"kind": "chance", "spec": nxt.spec}
+    assert isinstance(nxt, Ended)
+    return {"kind": "ended", "result": nxt.result.to_json()}

@@ -5,10 +5,12 @@ a result by hand. Organiser corrections are recorded rows with a reason.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from django.db import connection, transaction
 from django.utils import timezone
 
-from bots.models import BotVersion
+from bots.models import Bot, BotVersion
 from bots.services import match_start
 from replays.models import Match
 
@@ -39,6 +41,13 @@ def tournament_create(*, name: str, game: str, format: str, entries: list[BotVer
     strangers = sorted({v.bot.name for v in entries if v.bot.game != fields["game"]})
     if strangers:
         raise ValueError(f"bot(s) {', '.join(strangers)} play another game than {game}")
+    # One entry per uploaded bot, as tournament_entry_add allows it (a built-in bot may fill any
+    # number of seats: it has no owner whose chances a second entry would double).
+    uploaded = Counter(v.bot for v in entries if v.bot.kind == Bot.Kind.UPLOADED)
+    twice = sorted(bot.name for bot, count in uploaded.items() if count > 1)
+    if twice:
+        raise ValueError(f"{', '.join(twice)} is already entered: an uploaded bot enters a tournament "
+                         "once (built-in bots may fill several seats)")
     # The field is known here, so a field the format cannot run (5 entrants for pods of 3-4,
     # more Swiss rounds than opponents) is refused before anything is stored. The seeds stand
     # in for the entry ids, which validate_entries only needs to be unique.

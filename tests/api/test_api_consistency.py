@@ -137,3 +137,46 @@ def test_it_answers_json_for_every_unknown_api_url(anon):
         if response.status_code == 404:
             assert response["Content-Type"] == "application/json", path
             assert response.json()["error"]["code"] == "not_found"
+
+
+# -- 13.19: "API and CLI agree: the CLI refuses a duplicate entry as the API does; 'who acts next'
+#    has one shape." -------------------------------------------------------------------------------
+
+def test_the_cli_refuses_an_uploaded_bot_entered_twice_as_the_api_does(alice, alice_bot, builtins):
+    from django.core.management import CommandError, call_command
+
+    from tournaments.models import Tournament
+
+    ref = f"{alice.username}/{alice_bot.name}"
+    with pytest.raises(CommandError, match=f"{alice_bot.name} is already entered"):
+        call_command("tournament", "--game", GAME, "--format", "round-robin", "--bots", f"{ref},random,{ref}")
+    assert not Tournament.objects.exists()  # nothing stored
+    # Built-in bots may still fill several seats, through the CLI as through the API's organiser.
+    call_command("tournament", "--game", GAME, "--format", "round-robin", "--bots", "random,random,random")
+    assert Tournament.objects.get().entries.count() == 3
+
+
+def test_who_acts_next_has_one_shape_in_the_api_and_the_cli(anon, builtins, capsys):
+    import json
+
+    from django.core.management import call_command
+
+    from bots.services import match_play_builtin
+
+    match = match_play_builtin(ruleset=GAME, bots=["random", "random"])
+    steps = anon.get(f"/api/matches/{match.pk}/steps/0/").json()["steps"]
+    kinds = set()
+    for n in range(steps):
+        api = anon.get(f"/api/matches/{match.pk}/steps/{n}/").json()["next"]
+        call_command("replay", str(match.pk), "--step", str(n))
+        cli = json.loads(capsys.readouterr().out)["next"]
+        assert cli == api, f"step {n}"
+        kinds.add(api["kind"])
+        if n > 40 and {"act", "chance"} <= kinds:
+            break
+    assert {"act", "chance"} <= kinds
+    call_command("replay", str(match.pk), "--step", str(steps - 1))
+    last = json.loads(capsys.readouterr().out)["next"]
+    assert last == anon.get(f"/api/matches/{match.pk}/steps/{steps - 1}/").json()["next"]
+    match.refresh_from_db()
+    assert last["kind"] == "ended" and last["result"] == match.result

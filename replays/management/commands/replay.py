@@ -3,8 +3,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.engine import Chance, Ended, ToAct, registry
-from replays.selectors import match_event_count, match_folder, match_records
+from games.engine import registry
+from replays.selectors import folder_next, match_event_count, match_folder, match_records
 
 from ._common import get_match
 
@@ -30,19 +30,9 @@ class Command(BaseCommand):
         event = match_records(match=match, first=step, last=step)[0]
         if event["kind"] == "chance" and match.status == match.Status.RUNNING:
             event["payload"] = {"spec": event["payload"]["spec"], "outcome": "(hidden while live)"}
-        nxt = folder.next() if not folder.ended else None
         self.stdout.write(json.dumps({
             "match": str(match.id), "step": step, "steps": count,
             "event": {k: event[k] for k in ("seq", "kind", "seat", "payload")},
-            "next": _describe(nxt), "view": ruleset.view(folder.state, seat),
+            "next": folder_next(folder), "view": ruleset.view(folder.state, seat),
         }, indent=2))
 
-
-def _describe(nxt) -> dict:
-    if nxt is None:
-        return {"ended": True}
-    if isinstance(nxt, ToAct):
-        return {"to_act": list(nxt.seats)}
-    if isinstance(nxt, Chance):
-        return {"chance": nxt.spec}
-    return {"result": nxt.result.to_json()}

@@ -190,4 +190,7 @@ class LeaderboardRowOutput(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     ordinal = serializers.FloatField()
-    matches = serializers.IntegerField()
+    matches = serializers.IntegerField(help_text="rated matches: those where this bot held one seat")
+    self_play = serializers.IntegerField(
+        help_text="matches where this bot held more than one seat; they do not count (not rated, for any "
+                  "seat of the match)")

@@ -271,7 +271,8 @@ class CorrectionListCreate(ListAPIView):
 
 class Leaderboard(ListAPIView):
     """A game's ratings, best first (openskill ordinal); ranks count from the top, whatever
-    the page."""
+    the page. A bot's matches against itself (one bot in several seats) do not count: such a
+    match is rated for none of its seats, and each row says how many there were (``self_play``)."""
 
     permission_classes = [AllowAny]
     serializer_class = LeaderboardRowOutput

@@ -123,6 +123,9 @@ class Rating(models.Model):
     sigma = models.FloatField()
     ordinal = models.FloatField(db_index=True)
     matches = models.PositiveIntegerField()
+    # Matches where this bot held more than one seat: never rated (a bot cannot learn its
+    # strength from beating itself, and its seats' placings would rate one player twice).
+    self_play = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "-ordinal"]

@@ -206,11 +206,12 @@ def correction_record(*, tournament: Tournament, kind: str, reason: str, entry: 
 def ratings_recompute(*, game: str) -> int:
     """Every ended match of ``game`` played here (not imported) rated with openskill
     (Plackett-Luce, placings as ranks) in a stable order (end time, then match id); the stored
-    ratings replaced. Returns matches rated.
+    ratings replaced. A match where one bot holds several seats is not rated at all, and counted
+    as ``self_play`` on that bot's rating. Returns matches rated.
     Recomputes of one game run one at a time (see _ratings_lock)."""
     from openskill.models import PlackettLuce
 
-    model, ratings, counts = PlackettLuce(), {}, {}
+    model, ratings, counts, self_play = PlackettLuce(), {}, {}, {}
     with transaction.atomic():
         # Locked before the matches are read: a second recompute then waits, reads the history
         # including whatever ended meanwhile, and replaces the first one's rows; without the
@@ -228,15 +229,20 @@ def ratings_recompute(*, game: str) -> int:
         rated = 0
         for match in matches.only("seats", "result"):
             bots = [version_bot.get(seat.get("bot_version")) for seat in match.seats]
-            if None in bots or len(set(bots)) != len(bots):
-                continue  # not bot-version seats, or a bot against itself: nothing to learn
+            if None in bots:
+                continue  # not bot-version seats
+            if len(set(bots)) != len(bots):  # a bot against itself: nothing to learn
+                for bot in {b for b in bots if bots.count(b) > 1}:
+                    self_play[bot] = self_play.get(bot, 0) + 1
+                continue
             teams = [[ratings.get(bot) or model.rating(name=str(bot))] for bot in bots]
             for bot, team in zip(bots, model.rate(teams, ranks=match.result["placings"])):
                 ratings[bot] = team[0]
                 counts[bot] = counts.get(bot, 0) + 1
             rated += 1
         Rating.objects.bulk_create([Rating(game=game, bot_id=bot, mu=r.mu, sigma=r.sigma,
-                                           ordinal=r.ordinal(), matches=counts[bot])
+                                           ordinal=r.ordinal(), matches=counts[bot],
+                                           self_play=self_play.get(bot, 0))
                                     for bot, r in ratings.items()])
     return rated
 

@@ -184,9 +184,10 @@ def test_corrections_are_recorded_with_a_reason(organiser, organiser_user, built
 
 def test_the_leaderboard_is_public(anon, alice_bot):
     from tournaments.models import Rating
-    Rating.objects.create(game=GAME, bot=alice_bot, mu=30, sigma=5, ordinal=15, matches=4)
+    Rating.objects.create(game=GAME, bot=alice_bot, mu=30, sigma=5, ordinal=15, matches=4, self_play=2)
     rows = anon.get(f"/api/leaderboards/{GAME}/").json()["results"]
     assert [(r["rank"], r["bot_name"], r["owner"]) for r in rows] == [(1, "merlin", "alice")]
+    assert (rows[0]["matches"], rows[0]["self_play"]) == (4, 2)  # issue 13.20: self-play is said, not rated
     assert anon.get("/api/leaderboards/chess/").status_code == 404
 
 

@@ -173,6 +173,15 @@ def test_ratings_are_recomputed_from_the_whole_history_in_a_stable_order(db):
                 played[bot] = played.get(bot, 0) + 1
     assert dict(Rating.objects.values_list("bot_id", "matches")) == played
     assert all(r.ordinal == pytest.approx(r.mu - 3 * r.sigma) for r in Rating.objects.all())
+    # Issue 13.20: "leaderboards say whether a bot's matches against itself count". They do not,
+    # and each rating says how many there were.
+    against_itself = {}
+    for m in ended:
+        bots = [bot_of[s["bot_version"]] for s in m.seats]
+        for bot in {b for b in bots if bots.count(b) > 1}:
+            against_itself[bot] = against_itself.get(bot, 0) + 1
+    assert against_itself  # heuristic met heuristic in this round robin
+    assert {bot: n for bot, n in Rating.objects.values_list("bot_id", "self_play") if n} == against_itself
 
 
 def test_an_imported_match_never_changes_ratings(db):

@@ -6,6 +6,7 @@ from rest_framework import serializers
 from games.engine.protocol import json_type_name
 from tournaments import formats
 from tournaments.models import Correction, Entry, Tournament
+from tournaments.services_drafts import MAX_ENTRIES
 
 from .serializers_base import Input, game_choices, is_json_type
 
@@ -22,6 +23,9 @@ class TournamentCreateInput(Input):
                                          help_text="move_ms, bank_ms, increment_ms")
     fault_policy = serializers.DictField(required=False, default=dict,
                                          help_text="on_fault, max_strikes")
+    entries_per_user = serializers.IntegerField(
+        required=False, default=1, min_value=1, max_value=MAX_ENTRIES,
+        help_text="how many entries one user may put into this tournament (the organiser has no limit)")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -91,7 +95,7 @@ class TournamentOutput(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "game", "format", "format_settings", "rules_options", "time_control",
-                  "fault_policy", "status", "organiser", "created_at", "finished_at",
+                  "fault_policy", "entries_per_user", "status", "organiser", "created_at", "finished_at",
                   "cancelled_at", "entry_count"]
 
 

@@ -7,6 +7,8 @@ urlpatterns = [
     path("tournaments/", views.TournamentListCreate.as_view(), name="tournament-list"),
     path("tournaments/<int:tournament_id>/", views.TournamentDetail.as_view(), name="tournament-detail"),
     path("tournaments/<int:tournament_id>/entries/", views.EntryListCreate.as_view(), name="tournament-entries"),
+    path("tournaments/<int:tournament_id>/entries/<int:entry_id>/", views.EntryDetail.as_view(),
+         name="tournament-entry"),
     path("tournaments/<int:tournament_id>/start/", views.TournamentStart.as_view(), name="tournament-start"),
     path("tournaments/<int:tournament_id>/cancel/", views.TournamentCancel.as_view(), name="tournament-cancel"),
     path("tournaments/<int:tournament_id>/standings/", views.TournamentStandings.as_view(),

@@ -21,7 +21,7 @@ from tournaments.models import Correction, Entry, Pairing, PairingGame, Round, T
 from tournaments.selectors import NotSwiss, tournament_bracket, tournament_standings, tournament_trf
 from tournaments.services import correction_record, tournament_cancel
 from tournaments.services_drafts import (DraftRefused, tournament_draft_create, tournament_draft_start,
-                                         tournament_draft_update, tournament_entry_add)
+                                         tournament_draft_update, tournament_entry_add, tournament_entry_remove)
 
 from .errors import ApiError
 from .filters import FilterSet
@@ -32,7 +32,8 @@ from .serializers_tournaments import (BracketRoundOutput, CorrectionInput, Corre
                                       TournamentUpdateInput)
 
 # How a refused draft step maps to HTTP.
-REFUSAL_STATUS = {"not_draft": 409, "already_entered": 409, "not_owner": 403, "not_organiser": 403}
+REFUSAL_STATUS = {"not_draft": 409, "already_entered": 409, "too_many_entries": 409, "not_owner": 403,
+                  "not_organiser": 403, "not_found": 404}
 
 
 def refused(exc: DraftRefused) -> Exception:
@@ -146,6 +147,31 @@ class EntryListCreate(ListAPIView):
         if found is None:
             raise ApiError(f"{row.name} has no version {version or '(none uploaded yet)'}", code="no_version")
         return found
+
+
+class EntryDetail(RetrieveAPIView):
+    """One entry; DELETE takes it out of a draft: its bot's owner withdraws it, the organiser
+    removes any entry. The entries after it move up one seed."""
+
+    serializer_class = EntryOutput
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Entry.objects.none()
+        tournament = tournament_or_404(self.kwargs["tournament_id"])
+        return Entry.objects.filter(tournament=tournament).select_related("bot_version__bot__owner")
+
+    def get_object(self):
+        return get_object_or_404(self.get_queryset(), pk=self.kwargs["entry_id"])
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, tournament_id: int, entry_id: int):
+        entry = self.get_object()
+        try:
+            tournament_entry_remove(tournament=entry.tournament, entry=entry, by=request.user)
+        except DraftRefused as exc:
+            raise refused(exc) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TournamentStart(APIView):

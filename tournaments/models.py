@@ -24,6 +24,9 @@ class Tournament(models.Model):
     format_settings = models.JSONField(default=dict, blank=True)
     time_control = models.JSONField(default=dict, blank=True)
     fault_policy = models.JSONField(default=dict, blank=True)
+    # How many entries a user may put into this tournament when someone else organises it: one
+    # person does not fill an open tournament with their bots (the organiser is not limited).
+    entries_per_user = models.PositiveSmallIntegerField(default=1)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

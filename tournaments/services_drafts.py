@@ -34,7 +34,7 @@ TIME_CONTROL_LIMITS = {"move_ms": 60_000, "bank_ms": 600_000, "increment_ms": 60
 
 class DraftRefused(ValueError):
     """A draft step refused: ``reason`` for people, ``code`` for programs (not_draft, not_owner,
-    not_organiser, wrong_game, already_entered, entries_refused, invalid)."""
+    not_organiser, wrong_game, already_entered, entries_refused, too_many_entries, invalid)."""
 
     def __init__(self, reason: str, *, code: str = "invalid"):
         super().__init__(reason)
@@ -78,7 +78,7 @@ def _checked_fault_policy(fault_policy: dict | None) -> dict:
 
 def checked_settings(*, name: str, game: str, format: str, format_settings: dict | None = None,
                      rules_options: dict | None = None, time_control: dict | None = None,
-                     fault_policy: dict | None = None) -> dict:
+                     fault_policy: dict | None = None, entries_per_user: int | None = None) -> dict:
     """The fields of a draft tournament, normalised; DraftRefused with the first problem."""
     # Spec files and scripts reach here without a serializer: check the shapes first, so a
     # wrong type is a reason, not a crash further down.
@@ -109,9 +109,14 @@ def checked_settings(*, name: str, game: str, format: str, format_settings: dict
     if not ruleset.spec.min_players <= seats <= ruleset.spec.max_players:
         raise DraftRefused(f"{format} plays {seats}-seat games; {game} takes "
                            f"{ruleset.spec.min_players}-{ruleset.spec.max_players} players")
+    if entries_per_user is None:
+        entries_per_user = 1
+    if type(entries_per_user) is not int or not 1 <= entries_per_user <= MAX_ENTRIES:
+        raise DraftRefused(f"entries_per_user must be a whole number from 1 to {MAX_ENTRIES}, "
+                           f"got {entries_per_user!r}")
     return {"name": name, "game": ruleset.spec.name, "format": format, "format_settings": format_settings,
             "rules_options": options, "time_control": _checked_time_control(time_control),
-            "fault_policy": _checked_fault_policy(fault_policy)}
+            "fault_policy": _checked_fault_policy(fault_policy), "entries_per_user": entries_per_user}
 
 
 def tournament_draft_create(*, organiser, **fields) -> Tournament:
@@ -134,7 +139,8 @@ def tournament_draft_update(*, tournament: Tournament, **changes) -> Tournament:
     with transaction.atomic():
         locked = _locked_draft(tournament)
         current = {key: getattr(locked, key) for key in
-                   ("name", "game", "format", "format_settings", "rules_options", "time_control", "fault_policy")}
+                   ("name", "game", "format", "format_settings", "rules_options", "time_control", "fault_policy",
+                    "entries_per_user")}
         if "format" in changes and changes["format"] != locked.format and "format_settings" not in changes:
             current["format_settings"] = {}  # the old format's settings mean nothing to the new one
         fields = checked_settings(**{**current, **changes})
@@ -146,7 +152,8 @@ def tournament_draft_update(*, tournament: Tournament, **changes) -> Tournament:
 
 def tournament_entry_add(*, tournament: Tournament, bot_version: BotVersion, by) -> Entry:
     """Enter ``bot_version`` as the next seed. The bot's owner enters uploaded bots (one entry per
-    bot); the organiser enters built-in bots (as many as they like). Drafts only."""
+    bot, and at most the tournament's ``entries_per_user`` into a tournament someone else
+    organises); the organiser enters built-in bots (as many as they like). Drafts only."""
     bot = bot_version.bot
     if bot.kind == Bot.Kind.BUILTIN:
         if tournament.organiser_id is None or tournament.organiser_id != by.pk:
@@ -160,10 +167,34 @@ def tournament_entry_add(*, tournament: Tournament, bot_version: BotVersion, by)
         entries = Entry.objects.filter(tournament=locked)
         if bot.kind == Bot.Kind.UPLOADED and entries.filter(bot_version__bot=bot).exists():
             raise DraftRefused(f"{bot.name} is already entered", code="already_entered")
+        if bot.kind == Bot.Kind.UPLOADED and locked.organiser_id != by.pk:
+            mine = entries.filter(bot_version__bot__owner=by).count()
+            if mine >= locked.entries_per_user:
+                raise DraftRefused(f"you have {mine} entr{'y' if mine == 1 else 'ies'} in this tournament, its "
+                                   f"limit per user (entries_per_user {locked.entries_per_user}, set by "
+                                   "the organiser)", code="too_many_entries")
         last = entries.aggregate(last=Max("seed"))["last"] or 0
         if last >= MAX_ENTRIES:
             raise DraftRefused(f"a tournament takes at most {MAX_ENTRIES} entries", code="entries_refused")
         return Entry.objects.create(tournament=locked, bot_version=bot_version, seed=last + 1)
+
+
+def tournament_entry_remove(*, tournament: Tournament, entry: Entry, by) -> None:
+    """Take ``entry`` out of a draft: its bot's owner withdraws it, the organiser removes any
+    entry. The entries after it move up one seed, so seeds stay 1..n in registration order."""
+    with transaction.atomic():
+        locked = _locked_draft(tournament)
+        row = Entry.objects.select_related("bot_version__bot").filter(tournament=locked, pk=entry.pk).first()
+        if row is None:
+            raise DraftRefused(f"entry {entry.pk} is not in this tournament", code="not_found")
+        if by.pk != locked.organiser_id and by.pk != row.bot_version.bot.owner_id:
+            raise DraftRefused("only the bot's owner withdraws an entry, or the organiser removes it",
+                               code="not_owner")
+        row.delete()
+        # One at a time, lowest first: each seed moves into the one just freed, so the unique
+        # (tournament, seed) constraint holds after every statement.
+        for later in Entry.objects.filter(tournament=locked, seed__gt=row.seed).order_by("seed"):
+            Entry.objects.filter(pk=later.pk).update(seed=later.seed - 1)
 
 
 def tournament_draft_start(*, tournament: Tournament, queue: bool = True) -> list[Match]:

@@ -235,3 +235,76 @@ def test_a_cancelled_tournament_records_when_it_was_cancelled_not_a_finish(organ
     shown = anon.get(f"/api/tournaments/{draft.pk}/").json()
     assert shown["finished_at"] is None and shown["cancelled_at"] is not None
     assert shown["cancelled_at"] >= shown["created_at"]
+
+
+# -- Issue 13.17: "An entry can be withdrawn from a draft by its bot's owner and removed by the
+#    organiser; a user can put at most a settable number of entries into someone else's tournament."
+
+def _second_bot(owner, name="viviane"):
+    from bots.services import bot_create, bot_version_upload
+
+    from .conftest import GOOD_SOURCE
+    bot = bot_create(owner=owner, name=name, game=GAME)
+    bot_version_upload(bot=bot, filename=f"{name}.py", content=GOOD_SOURCE)
+    return bot
+
+
+def test_an_owner_withdraws_an_entry_and_the_seeds_close_up(anon, organiser, alice_client, bob_client, alice_bot,
+                                                             bob_bot, builtins, draft):
+    url = f"/api/tournaments/{draft.pk}/entries/"
+    ids = [alice_client.post(url, {"bot": alice_bot.pk}, format="json").json()["id"],
+           bob_client.post(url, {"bot": bob_bot.pk}, format="json").json()["id"],
+           organiser.post(url, {"bot": builtins["random"].bot.pk}, format="json").json()["id"]]
+    assert alice_client.get(f"{url}{ids[1]}/").json()["bot_name"] == "morgana"
+    # Nobody else withdraws alice's entry; it stays as it was.
+    before = snapshot()
+    assert anon.delete(f"{url}{ids[0]}/").status_code == 401
+    refused = bob_client.delete(f"{url}{ids[0]}/")
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "not_owner")
+    assert snapshot() == before
+    assert alice_client.delete(f"{url}{ids[0]}/").status_code == 204
+    rows = alice_client.get(url).json()["results"]
+    assert [(r["id"], r["seed"]) for r in rows] == [(ids[1], 1), (ids[2], 2)]
+    # The organiser removes any entry, an uploaded one too.
+    assert organiser.delete(f"{url}{ids[1]}/").status_code == 204
+    assert [(r["id"], r["seed"]) for r in alice_client.get(url).json()["results"]] == [(ids[2], 1)]
+    assert alice_client.delete(f"{url}{ids[1]}/").status_code == 404  # gone
+
+
+def test_no_entry_leaves_a_started_tournament(organiser, organiser_user, builtins):
+    tournament = filled_draft(organiser_user, builtins, 4)
+    tournament_start(tournament=tournament, queue=False)
+    entry = Entry.objects.filter(tournament=tournament).first()
+    before = snapshot()
+    response = organiser.delete(f"/api/tournaments/{tournament.pk}/entries/{entry.pk}/")
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "not_draft")
+    assert snapshot() == before
+
+
+def test_a_user_enters_at_most_the_tournaments_limit_into_someone_elses(organiser, alice, alice_client, alice_bot,
+                                                                         draft):
+    url = f"/api/tournaments/{draft.pk}/entries/"
+    second, third = _second_bot(alice), _second_bot(alice, "nimue")
+    assert draft.entries_per_user == 1  # the default: one entry per person
+    assert alice_client.post(url, {"bot": alice_bot.pk}, format="json").status_code == 201
+    before = snapshot()
+    over = alice_client.post(url, {"bot": second.pk}, format="json")
+    assert (over.status_code, over.json()["error"]["code"]) == (409, "too_many_entries")
+    assert "entries_per_user 1" in over.json()["error"]["detail"]
+    assert snapshot() == before
+    # The organiser sets the limit; a bad limit is a 400 naming the field.
+    bad = organiser.patch(f"/api/tournaments/{draft.pk}/", {"entries_per_user": 0}, format="json")
+    assert bad.status_code == 400 and "entries_per_user" in json.dumps(bad.json())
+    changed = organiser.patch(f"/api/tournaments/{draft.pk}/", {"entries_per_user": 2}, format="json")
+    assert changed.status_code == 200 and changed.json()["entries_per_user"] == 2
+    assert alice_client.post(url, {"bot": second.pk}, format="json").status_code == 201
+    assert alice_client.post(url, {"bot": third.pk}, format="json").json()["error"]["code"] == "too_many_entries"
+
+
+def test_the_organiser_is_not_limited_in_their_own_tournament(alice_client, alice, alice_bot):
+    created = alice_client.post("/api/tournaments/", {"name": "mine", "game": GAME, "format": "round-robin"},
+                                format="json").json()
+    url = f"/api/tournaments/{created['id']}/entries/"
+    for bot in (alice_bot, _second_bot(alice), _second_bot(alice, "nimue")):
+        assert alice_client.post(url, {"bot": bot.pk}, format="json").status_code == 201
+    assert created["entries_per_user"] == 1

@@ -149,8 +149,11 @@ def _strikes_so_far(match: Match) -> dict[int, int]:
     return strikes
 
 
-def match_drive(*, match_id, bot_seed: int = 0, max_events: int | None = None) -> str:
+def match_drive(*, match_id, bot_seed: int = 0, max_events: int | None = None,
+                seated: dict | None = None) -> str:
     """Play the match to its end (or ``max_events`` more events) from wherever its log stands.
+    ``seated``, if given, receives the seats' bots (closed by then; a sandboxed bot's stderr tail
+    stays readable: botcheck shows it).
     Returns "ended", "paused" (max_events reached), "busy" (another driver holds the match),
     "not running", "lease lost" or "aborted" (MATCH_DRIVE_ATTEMPTS drivers failed in a row).
     Any other failure is raised, and counted on the match for the next driver."""
@@ -179,6 +182,8 @@ def match_drive(*, match_id, bot_seed: int = 0, max_events: int | None = None) -
             close = getattr(bot, "close", None)
             if close:
                 close()
+        if seated is not None:
+            seated.update(bots)
         _lease_release(match_id=match_id, token=token, failures=failed_in_a_row)
 
 

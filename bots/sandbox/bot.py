@@ -67,6 +67,7 @@ class SandboxedBot:
         self._leased = False
         self._info_fd: int | None = None
         self._tmp: str | None = None
+        self._answered = 0  # answers of the current process: none yet means it is starting up
         self._fault: BotFault | None = None  # the last fault: no process runs until a restart
         self._pending: BotFault | None = None  # a fault at start, raised at the first act
         self._closed = False
@@ -155,7 +156,16 @@ class SandboxedBot:
         self._resume()
         self._send(dict(message, clock={"move_ms": self.time_control.move_ms,
                                         "bank_ms": self._clock.bank_ms}), deadline)
-        action = _decode_answer(self._pipes.read_line(deadline, self.limits.message_bytes))
+        line = self._pipes.read_line(deadline, self.limits.message_bytes)
+        try:
+            action = _decode_answer(line)
+        except BotFault as fault:
+            if not self._answered:  # a line printed at start-up reads as the first answer
+                fault.evidence["detail"] += (
+                    "; it is the first line this process wrote: output at start-up, before the first act, "
+                    "counts as that answer (stdout carries only answers; write logs to stderr)")
+            raise
+        self._answered += 1
         elapsed = time.monotonic() - start
         bank = self._clock.charge(elapsed, grace)
         self.last_clock = {"elapsed_ms": int(elapsed * 1000), "bank_ms": bank}
@@ -201,8 +211,14 @@ class SandboxedBot:
         if len(pending) > self.limits.message_bytes:
             raise BotFault("output_limit", {"detail": "the bot flooded its output unasked",
                                             "sent": _sent(pending)})
+        if pending and not self._answered:
+            raise BotFault("garbage", {
+                "detail": "the bot wrote output nobody asked for: output at start-up, before the first act, "
+                          "is not an answer (stdout carries only answers; write logs to stderr)",
+                "sent": _sent(pending)})
         if pending:
-            raise BotFault("garbage", {"detail": "the bot wrote output nobody asked for",
+            raise BotFault("garbage", {"detail": "the bot wrote output nobody asked for, between two acts: "
+                                                 "stdout carries only answers; write logs to stderr",
                                        "sent": _sent(pending)})
 
     # starting ---------------------------------------------------------------------------------
@@ -237,6 +253,7 @@ class SandboxedBot:
                 os.close(fd)
         self._clock.started(time.monotonic())
         self._pipes = _Pipes(self._proc)
+        self._answered = 0
 
     def _command(self) -> tuple[list[str], dict]:
         runtime = Runtime.current()

@@ -1,5 +1,6 @@
 """A user uploads the example bot, plays it against a built-in bot with one command, and checks
 a bot locally with botcheck."""
+import json
 import os
 from pathlib import Path
 
@@ -63,6 +64,67 @@ def test_botcheck_reports_what_a_garbage_bot_did(db, sandbox_required, capsys):
         call_command("botcheck", str(HOSTILE / "garbage.py"), "--game", "trap-the-wizard",
                      "--options", '{"rounds": 1}')
     assert "garbage" in capsys.readouterr().out
+
+
+# -- Issue 13.10: "botcheck shows the bot's stderr when there is no fault (-v), lets the author pick
+#    the seat and the opponent, names the opponent, and can store the match (--store) so it can be
+#    replayed and validated like any other. Output nobody asked for at start-up is explained as
+#    such in the fault message."
+
+def test_botcheck_shows_the_bots_stderr_without_a_fault_when_asked(db, sandbox_required, capsys):
+    call_command("botcheck", str(EXAMPLE), "--game", "trap-the-wizard", "--options", '{"rounds": 1}')
+    quiet = capsys.readouterr().out
+    assert "no faults" in quiet and "playing trap-the-wizard" not in quiet
+    call_command("botcheck", str(EXAMPLE), "--game", "trap-the-wizard", "--options", '{"rounds": 1}',
+                 "--verbosity", "2")
+    loud = capsys.readouterr().out
+    assert "no faults" in loud and "your bot's stderr" in loud
+    assert "playing trap-the-wizard" in loud and "as seat 0 of 2" in loud  # what the bot logged
+
+
+def test_botcheck_seats_the_bot_where_asked_and_names_the_opponent(db, sandbox_required, capsys):
+    call_command("botcheck", str(EXAMPLE), "--game", "trap-the-wizard", "--options", '{"rounds": 1}',
+                 "--players", "3", "--seat", "2", "--opponent", "greedy", "-v", "2")
+    out = capsys.readouterr().out
+    assert "your bot in seat 2; opponent: greedy (built-in bot of trap-the-wizard) in seats 0, 1" in out
+    assert "moves by your bot (seat 2)" in out and "as seat 2 of 3" in out
+    with pytest.raises(CommandError, match=r"--seat must be in 0\.\.1"):
+        call_command("botcheck", str(EXAMPLE), "--game", "trap-the-wizard", "--seat", "2")
+    with pytest.raises(CommandError, match="no built-in bot 'deep-blue'; trap-the-wizard has"):
+        call_command("botcheck", str(EXAMPLE), "--game", "trap-the-wizard", "--opponent", "deep-blue")
+
+
+def test_botcheck_stores_the_match_like_any_other(db, sandbox_required, capsys, tmp_path, settings,
+                                                  eager_tasks, django_capture_on_commit_callbacks):
+    settings.BOT_CODE_DIR = tmp_path / "code"
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("botcheck", str(EXAMPLE), "--game", "trap-the-wizard", "--options", '{"rounds": 1}',
+                     "--store", "--owner", "carol", "--seat", "1")
+    out = capsys.readouterr().out
+    match = Match.objects.get()
+    assert f"match {match.id}: ended" in out and "stored as carol/random_bot version 1 (new)" in out
+    assert match.seats[1]["bot"] == "random_bot"
+    assert BotVersion.objects.get(pk=match.seats[1]["bot_version"]).bot.owner.username == "carol"
+    assert match.seats[0]["bot"] == "random" and match.seats[0]["kind"] == "builtin"
+    assert match.validations.get().ok and not match.unsigned and not match.imported
+    call_command("validate", str(match.id))
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["ok"] and verdict["signature"] == "verified"
+    # The same bytes again: the same version, a second match.
+    call_command("botcheck", str(EXAMPLE), "--game", "trap-the-wizard", "--options", '{"rounds": 1}',
+                 "--store", "--owner", "carol")
+    assert "carol/random_bot version 1 (the same bytes as before)" in capsys.readouterr().out
+    assert BotVersion.objects.filter(bot__owner__username="carol").count() == 1
+    assert Match.objects.count() == 2
+
+
+def test_botcheck_explains_output_at_start_up(db, sandbox_required, capsys):
+    with pytest.raises(CommandError, match="fault"):
+        call_command("botcheck", str(HOSTILE / "chatty_start.py"), "--game", "trap-the-wizard",
+                     "--options", '{"rounds": 1}')
+    out = capsys.readouterr().out
+    assert "garbage" in out and "output at start-up, before the first act" in out and "write logs to stderr" in out
+    assert "loading the opening book" in out  # the evidence
 
 
 def test_a_resumed_match_gives_an_uploaded_bot_the_bank_its_log_left(db, sandbox_required, tmp_path,

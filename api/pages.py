@@ -1,8 +1,11 @@
 """Server-rendered pages: the replay viewer of one match and the bracket of one tournament.
 
-The viewer's page embeds the match's envelope and the first page of public frames; its script
-fetches ``frames.json?seat=&from=&count=`` a page (PAGE_FRAMES steps) at a time around the step
-shown, so neither the page nor a request grows with the length of the match. Rights
+The viewer's page (``?step=&seat=`` name the step and perspective it opens at) embeds the
+match's envelope and the page of frames of that step; its script fetches
+``frames.json?seat=&from=&count=`` a page (PAGE_FRAMES steps) at a time around the step shown,
+so neither the page nor a request grows with the length of the match, and while the match runs
+it asks for the steps past its head every LIVE_POLL_MS. Each frame's event line tells only what
+the perspective's view at that step shows (hidden_parts). Rights
 (ARCHITECTURE.md, "Events"): while a match runs, hidden information is for staff only, so a
 spectator gets the public perspective, a bot owner also the seats of their own bots, and
 anonymous users no live match at all. After the end every perspective is open, including "full"
@@ -22,7 +25,9 @@ from django.urls import reverse
 from django.utils.http import parse_etags
 
 from games.engine import registry
-from games.engine.log import Folder
+from games.engine.log import Folder, canonical_json
+from games.engine.protocol import Event
+from games.sorcado.content import CONTENT as SORCADO_CONTENT
 from replays.models import Match
 from replays.selectors import match_folder, match_head, match_records
 from tournaments.models import Tournament
@@ -41,12 +46,16 @@ ENVELOPE_SUMMARY_LIMIT = 160
 # Steps per page of frames.json: the viewer's unit of fetching and of the event list. A request
 # may ask for fewer, never for more (a page's size and cost are what bound the viewer's).
 PAGE_FRAMES = 100
-# The shape of a frame; in the frames' URL and ETag, so no cache hands a new script an old shape.
-FRAMES_FORMAT = 2
+# The shape of a frame and what its text tells; in the frames' URL and ETag, so no cache hands a
+# new script an old shape (3: event lines follow the perspective's view, hidden_parts).
+FRAMES_FORMAT = 3
 STEP_NUMBER = re.compile(r"[0-9]{1,10}")  # ASCII digits only: str.isdigit() also takes "²"
 # A finished match's frames never change (its log is closed); a live one's grow with its head.
 FINISHED_CACHE_CONTROL = "public, max-age=86400"
 LIVE_CACHE_CONTROL = "private, no-cache"
+# How often the viewer of a running match asks frames.json for steps past its head; a request
+# with nothing new costs one index read (the ETag names the head) and answers 304.
+LIVE_POLL_MS = 1000
 
 
 # -- rights -------------------------------------------------------------------------------------
@@ -74,18 +83,21 @@ def _short(value) -> str:
     return text if len(text) <= ENVELOPE_SUMMARY_LIMIT else text[:ENVELOPE_SUMMARY_LIMIT - 3] + "..."
 
 
-def _action_text(action) -> str:
-    """``{"type": "move", "wizard": 3, "to": 43}`` -> ``move wizard=3 to=43``."""
+def _action_text(action, hidden=frozenset()) -> str:
+    """``{"type": "move", "wizard": 3, "to": 43}`` -> ``move wizard=3 to=43``; the fields named
+    in ``hidden`` read ``(hidden)``."""
     if isinstance(action, dict) and isinstance(action.get("type"), str):
-        rest = " ".join(f"{k}={_short(v).strip(chr(34))}" for k, v in action.items() if k != "type")
+        rest = " ".join(f"{k}={HIDDEN_TEXT if k in hidden else _short(v).strip(chr(34))}"
+                        for k, v in action.items() if k != "type")
         return f"{action['type']} {rest}".strip()
     return _short(action)
 
 
-def event_summary(record: dict, *, redact: bool) -> str:
-    """One line for the event list. ``redact`` (a live match of a hidden-information game seen
-    by anyone but the acting seat) keeps only what the public view shows anyway: the kind, the
-    seat and an action's type; chance outcomes (a whole deck order) are left out."""
+def event_summary(record: dict, *, redact: bool = False, hidden=frozenset()) -> str:
+    """One line for the event list, telling no more than the perspective's view shows at that
+    step: ``hidden`` names the parts it does not show (an action's fields by key, "action" for
+    all of it, "outcome" for a chance outcome; see hidden_parts); ``redact`` hides them all,
+    leaving the kind, the seat and an action's type."""
     kind, seat, payload = record["kind"], record["seat"], record["payload"]
     if kind == "match_created":
         return f"match created: {payload.get('ruleset')} for {payload.get('players')} players"
@@ -98,14 +110,132 @@ def event_summary(record: dict, *, redact: bool) -> str:
         return f"seat {seat} forfeits ({payload.get('reason', '?')})"
     if kind == "chance":
         spec = payload.get("spec") or {}
-        if redact:
-            return f"chance: {spec.get('kind', '?')} (hidden until the end)"
+        if redact or "outcome" in hidden:
+            return f"chance: {spec.get('kind', '?')} (hidden)"
         return f"chance: {spec.get('kind', '?')} -> {_short(payload.get('outcome'))}"
     action = payload.get("action")
-    if redact:
+    if redact or "action" in hidden:
         shown = action.get("type") if isinstance(action, dict) else "an action"
-        return f"seat {seat}: {shown}"
-    return f"seat {seat}: {_action_text(action)}"
+        return f"seat {seat}: {shown} {HIDDEN_TEXT}"
+    return f"seat {seat}: {_action_text(action, hidden)}"
+
+
+# -- what an event line may tell ------------------------------------------------------------------
+# The board of a perspective draws its view at a step; the event line of that step may tell only
+# what that view shows. The rulesets have no redaction of events of their own, so it is derived:
+# a part of an event (an action's field, a chance outcome) is shown when every other value it
+# could have had would have given the perspective another view, i.e. the view tells it. Forks
+# are probed (PROBES of them, spread over the legal alternatives), and a string an action names
+# that the state holds but the view does not (a card id) is never shown, probe or no probe.
+
+HIDDEN_TEXT = "(hidden)"
+PROBES = 8
+_PROBE_FAILURES = (ValueError, LookupError, TypeError, AttributeError)  # IllegalAction is a ValueError
+
+
+def _spread(items: list, most: int) -> list:
+    """At most ``most`` of ``items``, spread evenly from the first to the last."""
+    if len(items) <= most:
+        return items
+    return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
+
+
+def _outcome_alternatives(spec: dict, outcome) -> list | None:
+    """Outcomes ``spec`` allows one change away from ``outcome`` (games.engine.chance: a die
+    rolled otherwise, two places of a shuffle swapped, a pick of a choice replaced); None for an
+    outcome of another shape, which is then never shown."""
+    if not isinstance(outcome, list) or not all(type(v) is int for v in outcome):
+        return None
+    kind = spec.get("kind")
+    if kind == "dice":
+        sides = spec.get("sides")
+        if type(sides) is not int:
+            return None
+        return [[*outcome[:j], v % sides + 1, *outcome[j + 1:]] for j, v in enumerate(outcome)] if sides > 1 else []
+    if kind == "shuffle":
+        swaps = _spread([(j, j + 1) for j in range(len(outcome) - 1)], 2 * PROBES)
+        swaps += [(0, len(outcome) - 1)] if len(outcome) > 2 else []
+        alternatives = []
+        for a, b in swaps:
+            other = list(outcome)
+            other[a], other[b] = other[b], other[a]
+            alternatives.append(other)
+        return alternatives
+    if kind == "choice":
+        unused = next((v for v in range(spec.get("n") or 0) if v not in outcome), None)
+        alternatives = [] if unused is None else [[*outcome[:j], unused, *outcome[j + 1:]]
+                                                  for j in range(len(outcome))]
+        return alternatives + ([[outcome[1], outcome[0], *outcome[2:]]] if len(outcome) > 1 else [])
+    return None
+
+
+def _told_apart(ruleset, state, record: dict, payloads: list[dict], seat, view) -> bool:
+    """Would the event with each of ``payloads`` instead of its own have shown ``seat`` another
+    view than ``view``? (An alternative the engine cannot apply tells nothing: no.)"""
+    for payload in payloads:
+        try:
+            other = ruleset.view(ruleset.apply(state, Event(record["kind"], record["seat"], payload)), seat)
+        except _PROBE_FAILURES:
+            return False
+        if other == view:
+            return False
+    return True
+
+
+def _strings(value):
+    """Every string in a JSON value."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def hidden_parts(ruleset, before, after, record: dict, perspective: str, view) -> set[str]:
+    """The parts of ``record`` (the event between the states ``before`` and ``after``) that the
+    perspective's ``view`` after it does not show, for event_summary: "outcome" of a chance,
+    the fields of another seat's action by key, or "action" for all of it. A seat's own actions
+    show in full; nothing is hidden from "full" or in a game without hidden information."""
+    kind = record["kind"]
+    if perspective == FULL or not ruleset.spec.hidden_information or kind not in ("action", "chance"):
+        return set()
+    seat = None if perspective == PUBLIC else int(perspective)
+    payload = record["payload"]
+    if kind == "chance":
+        alternatives = _outcome_alternatives(payload.get("spec") or {}, payload.get("outcome"))
+        payloads = [{**payload, "outcome": outcome} for outcome in alternatives or ()]
+        shown = alternatives is not None and _told_apart(ruleset, before, record, payloads, seat, view)
+        return set() if shown else {"outcome"}
+    if record["seat"] == seat:
+        return set()
+    action = payload.get("action")
+    if not isinstance(action, dict):
+        return {"action"}
+    try:
+        legal = ruleset.legal_actions(before, record["seat"])
+    except _PROBE_FAILURES:
+        return {"action"}
+    held = unseen = None
+    hidden = set()
+    for key, value in action.items():
+        if key == "type":
+            continue
+        others = [a for a in legal if isinstance(a, dict) and a.keys() == action.keys() and a[key] != value
+                  and all(a[k] == v for k, v in action.items() if k != key)]
+        payloads = [{**payload, "action": other} for other in _spread(others, PROBES)]
+        if not payloads or not _told_apart(ruleset, before, record, payloads, seat, view):
+            hidden.add(key)
+            continue
+        names = [canonical_json(text) for text in _strings(value)]
+        if names and held is None:
+            held = canonical_json(ruleset.encode(before)) + canonical_json(ruleset.encode(after))
+            unseen = canonical_json(view)
+        if any(name in held and name not in unseen for name in names):
+            hidden.add(key)
+    return hidden
 
 
 def _view(folder: Folder, perspective: str):
@@ -152,7 +282,8 @@ def view_patch(before, after, at: tuple = (), ops: list | None = None) -> list[d
 def match_frames(*, match: Match, perspective: str, first: int = 0,
                  count: int = PAGE_FRAMES) -> dict:
     """Frames ``first`` .. ``first + count - 1`` of one perspective (fewer at the head): each the
-    event's line for the list and the view after it as a patch of the view before it. ``base``
+    event's line for the list (telling what the view after it shows, hidden_parts) and the view
+    after it as a patch of the view before it. ``base``
     is the view before ``first`` (None at 0, where frame 0 carries its whole view): the page
     draws on its own, and each renderer gets the step before the one it draws.
 
@@ -163,17 +294,17 @@ def match_frames(*, match: Match, perspective: str, first: int = 0,
         folder = match_folder(match=match, upto=max(first - 1, 0))
     except (IndexError, Match.DoesNotExist):  # past the head, or no event at all
         return page
-    ruleset, live = folder.ruleset, match.status == Match.Status.RUNNING
+    ruleset = folder.ruleset
     before = _view(folder, perspective) if first > 0 else None
     page["base"] = before
     for record in match_records(match=match, first=first, last=first + count - 1):
+        state = folder.state
         if record["seq"] > 0:
             folder.advance(record)
-        own = perspective not in (PUBLIC, FULL) and record["seat"] == int(perspective)
-        redact = live and ruleset.spec.hidden_information and perspective != FULL and not own
         view = _view(folder, perspective)
+        hidden = hidden_parts(ruleset, state, folder.state, record, perspective, view)
         frame = {"seq": record["seq"], "kind": record["kind"], "seat": record["seat"],
-                 "text": event_summary(record, redact=redact)}
+                 "text": event_summary(record, hidden=hidden)}
         frame.update({"view": view} if before is None else {"patch": view_patch(before, view)})
         page["frames"].append(frame)
         before = view
@@ -201,25 +332,82 @@ def with_content_security_policy(view):
     return wrapped
 
 
+def _asked_perspective(text: str | None, perspectives: list[str], players: int) -> tuple[str, str | None]:
+    """The perspective ``?seat=`` asks for (public, full or a seat number; "all" as the API
+    spells full), or the public one with the reason when the user may not see it or the match
+    has no such perspective."""
+    if not text or text == PUBLIC:
+        return PUBLIC, None
+    seat = seat_number(text)
+    asked = FULL if text in (FULL, "all") else None if seat is None or seat >= players else str(seat)
+    if asked is None:
+        return PUBLIC, (f"This match has no perspective \u201c{text[:40]}\u201d (public, full or a seat "
+                        f"0-{players - 1}): showing the public one.")
+    if asked not in perspectives:
+        what = "The full state" if asked == FULL else f"Seat {asked}\u2019s perspective"
+        return PUBLIC, (f"{what} is hidden while the match runs (only staff and the seat\u2019s "
+                        f"owner see it): showing the public perspective.")
+    return asked, None
+
+
+def _asked_step(text: str | None, steps: int, *, live: bool) -> tuple[int, str | None]:
+    """The step ``?step=`` asks for, clamped to the match; by default the first step of a
+    finished match and the last of a running one (the viewer then follows it)."""
+    last = max(steps - 1, 0)
+    if not text:
+        return (last if live else 0), None
+    if not STEP_NUMBER.fullmatch(text):
+        return 0, f"\u201c{text[:40]}\u201d is no step number: showing step 0."
+    if int(text) > last:
+        return last, f"Step {int(text)} is past the last step so far ({last}): showing step {last}."
+    return int(text), None
+
+
+def _card_catalogue(match: Match) -> dict:
+    """What the printed cards say, for a renderer to write on a card it draws face up (views
+    name cards by id only): Sorcado's name, strength, margin and special rule of the version the
+    match is played by: the content of the box, the same in every perspective. Keyed by the id
+    less its kind ("lich" for MON-lich): a card id in a page is what the leak tests search for
+    (games/sorcado/content.py), and the catalogue says nothing of where a card lies."""
+    if match.ruleset != "sorcado" or match.ruleset_version not in SORCADO_CONTENT:
+        return {}
+    return {card.id.split("-", 1)[1]: {"name": card.name, "strength": card.strength,
+                                       "margin": card.margin, "special": card.special,
+                                       "modifiers": card.modifiers}
+            for card in SORCADO_CONTENT[match.ruleset_version].card.values()}
+
+
 @with_content_security_policy
 def match_page(request, match_id):
-    """The replay viewer: board, step controls, perspective switch and event list. The page
-    carries the first page of public frames, so the board is drawn without a second request."""
+    """The replay viewer: board, step controls, perspective switch, legend and event list.
+    ``?step=N&seat=S`` open it at a step and a perspective (_asked_step, _asked_perspective);
+    the script keeps both in the URL as the user steps, and follows a running match as it is
+    played (frames.json past the known head). The page carries the page of frames of the step
+    shown, so the board is drawn without a second request."""
     match, perspectives = _visible_match(request, match_id)
     labels = _seat_labels(match)
     names = {PUBLIC: "public", FULL: "full (everything)"}
-    choices = [{"value": p, "label": names.get(p) or labels[int(p)]} for p in perspectives]
+    every = [PUBLIC, *map(str, range(match.players)), FULL]
+    choices = [{"value": p, "label": names.get(p) or labels[int(p)]} for p in every]
     head = match_head(match=match)
+    live = match.status == Match.Status.RUNNING
+    perspective, seat_notice = _asked_perspective(request.GET.get("seat"), perspectives, match.players)
+    step, step_notice = _asked_step(request.GET.get("step"), _steps(head), live=live)
     data = {"match": str(match.id), "ruleset": match.ruleset, "status": match.status,
-            "seats": labels, "result": match.result, "perspectives": choices,
-            "perspective": PUBLIC, "events": _steps(head),
-            "page_frames": PAGE_FRAMES,
+            "seats": labels, "result": match.result,
+            "perspectives": [c for c in choices if c["value"] in perspectives],
+            "every_perspective": choices,  # open to all once the match is over
+            "perspective": perspective, "step": step, "events": _steps(head),
+            "page_frames": PAGE_FRAMES, "poll_ms": LIVE_POLL_MS, "cards": _card_catalogue(match),
             "frames_url": f"{reverse('match-frames', args=[match.pk])}?v={FRAMES_FORMAT}",
-            "first_page": match_frames(match=match, perspective=PUBLIC)}
+            "first_page": match_frames(match=match, perspective=perspective,
+                                       first=step // PAGE_FRAMES * PAGE_FRAMES)}
     tournament = Tournament.objects.filter(pairings__pairing_games__match=match).first()
     title = registry.get(match.ruleset).spec.title if match.ruleset in registry.names() else match.ruleset
+    notices = [n for n in (seat_notice, step_notice) if n]
     return render(request, "viewer/match.html", {"match": match, "title": title, "data": data,
-                                                 "seats": labels, "tournament": tournament})
+                                                 "seats": labels, "tournament": tournament,
+                                                 "notices": notices})
 
 
 def _page_number(text: str | None, default: int, *, least: int, most: int) -> int | None:
@@ -246,7 +434,8 @@ def match_frames_json(request, match_id):
     """One page of frames of one perspective: ?seat=public|full|<n>&from=<step>&count=<1..
     PAGE_FRAMES> (defaults public, 0, PAGE_FRAMES); anything else is a 400 with the error
     envelope, since the viewer's script reads the answer as JSON. ``events`` is the step count
-    now (a live match grows); a page past the head has no frames.
+    now (a live match grows; the viewer polls the page past its head) and ``result`` the
+    match's once it is over; a page past the head has no frames.
 
     The ETag names the head of the log, so a conditional request is answered from one index
     read; a finished match's pages may be cached (its log is closed), a live one's revalidated."""
@@ -274,7 +463,8 @@ def match_frames_json(request, match_id):
     else:
         page = match_frames(match=match, perspective=perspective, first=first, count=count)
         response = JsonResponse({"match": str(match.id), "perspective": perspective,
-                                 "status": match.status, "events": _steps(head), **page},
+                                 "status": match.status, "result": match.result,
+                                 "events": _steps(head), **page},
                                 json_dumps_params={"separators": (",", ":")})
     response["ETag"] = etag
     response["Cache-Control"] = (LIVE_CACHE_CONTROL if match.status == Match.Status.RUNNING

@@ -698,3 +698,224 @@ def test_it_renders_a_wizard_kings_replay_in_every_perspective(page, live_server
     check_map(final)
     check_blocks(final, steps[-1][1])
     _shot(page, "viewer-wizard-kings-end")
+
+
+# -- links to a step and a perspective (issue 13.4) -----------------------------------------------
+
+def _options(tab):
+    found = tab.locator("#perspective option")
+    return [found.nth(i).get_attribute("value") for i in range(found.count())]
+
+
+def test_it_opens_the_step_and_perspective_a_link_names_and_keeps_them_in_the_url(page, live_server, live_db):
+    match = match_play_builtin(ruleset="sorcado", bots=["heuristic", "random"])
+    events = match_event_count(match=match)
+    step = events // 2 + 3  # on another page of frames than the first when the match is long
+    _open(page, f"{live_server.url}/matches/{match.pk}/?step={step}&seat=1")
+    _at(page, step)
+    assert page.locator("#viewer").get_attribute("data-perspective") == "1"
+    assert page.input_value("#perspective") == "1"
+    assert _counter(page) == f"step {step} / {events - 1}"
+    assert page.locator("#board .hand-label").count() == 1 or page.locator("#board g.card.known").count() > 0
+    assert "as seat 1" in page.text_content("#board")
+    assert page.locator("#events li.current").get_attribute("value") == str(step)
+    assert page.inner_text("#notices") == ""
+    # Every step and switch is written into the URL (replaced, not pushed: Back leaves the page).
+    page.locator("body").press("ArrowRight")
+    _at(page, step + 1)
+    assert page.url.endswith(f"?step={step + 1}&seat=1")
+    page.select_option("#perspective", "0")
+    page.wait_for_selector("#viewer[data-perspective='0']")
+    assert page.url.endswith(f"?step={step + 1}&seat=0")
+    _slide(page, 4)
+    assert page.url.endswith("?step=4&seat=0")
+    # The URL opens what was shown.
+    _open(page, page.url)
+    _at(page, 4)
+    assert page.locator("#viewer").get_attribute("data-perspective") == "0"
+    _shot(page, "viewer-deep-link")
+    # A step past the end is the last, and the page says so; a perspective the match does not
+    # have is the public one, and the page says so too.
+    _open(page, f"{live_server.url}/matches/{match.pk}/?step=99999&seat=7")
+    _at(page, events - 1)
+    assert page.locator("#viewer").get_attribute("data-perspective") == "public"
+    notices = page.inner_text("#notices")
+    assert f"Step 99999 is past the last step so far ({events - 1})" in notices
+    assert "no perspective “7”" in notices
+    assert page.url.endswith(f"?step={events - 1}&seat=public")
+    _shot(page, "viewer-deep-link-fallback")
+    _open(page, f"{live_server.url}/matches/{match.pk}/?step=ten&seat=full")
+    _at(page, 0)
+    assert page.locator("#viewer").get_attribute("data-perspective") == "full"
+    assert "“ten” is no step number" in page.inner_text("#notices")
+    assert _options(page) == ["public", "0", "1", "full"]
+
+
+# -- the event list tells what the board shows (issue 13.5) ----------------------------------------
+
+def _listed(tab):
+    """(seq, text) of every item of the event list."""
+    items = tab.locator("#events li")
+    first = int(items.first.get_attribute("value"))
+    return list(enumerate(items.all_inner_texts(), start=first))
+
+
+def _list_leaks(ruleset, steps, listed, players, mine):
+    """The items of the list that name a hidden item of their own step's state."""
+    from .test_hidden_information import forbidden_items
+
+    found = []
+    for seq, text in listed:
+        forbidden = forbidden_items(ruleset, steps[seq][1], players, mine)
+        found += [(seq, text, card) for card in _shown(sorted(forbidden), text)]
+    return found
+
+
+def _check_lists(tab, match, ruleset, steps, players, at):
+    """At each step of ``at``, in each perspective, no item of the event list names what the
+    board of that item's step hides; returns the lists of the last step by perspective."""
+    lists = {}
+    for perspective in ["public", *map(str, range(players)), "full"]:
+        tab.select_option("#perspective", perspective)
+        tab.wait_for_selector(f"#viewer[data-perspective='{perspective}']")
+        for step in at:
+            _slide(tab, step)
+            listed = _listed(tab)
+            assert any(seq == step for seq, _ in listed)
+            if perspective != "full":
+                mine = set() if perspective == "public" else {int(perspective)}
+                assert not _list_leaks(ruleset, steps, listed, players, mine), (perspective, step)
+                for record, _ in steps:  # no deck order, no hand dealt, in any list
+                    if record["kind"] == "chance" and record["payload"]["spec"]["kind"] == "shuffle":
+                        outcome = json.dumps(record["payload"]["outcome"], separators=(",", ":"))
+                        assert all(outcome not in text for _, text in listed)
+            lists[perspective] = dict(listed)
+    return lists
+
+
+def test_it_lists_in_each_perspective_of_sorcado_only_what_its_board_shows(page, live_server, live_db):
+    match = match_play_builtin(ruleset="sorcado", bots=["heuristic", "random"])
+    ruleset, steps = _replay_steps(match)
+    events = len(steps)
+    places = [i for i, (r, _) in enumerate(steps) if r["kind"] == "action"
+              and r["payload"]["action"]["type"] == "place"]
+    by_0 = next(i for i in places if steps[i][0]["seat"] == 0)
+    card = steps[by_0][0]["payload"]["action"]["card"]
+    _open(page, f"{live_server.url}/matches/{match.pk}/?step={by_0}&seat=1")
+    _at(page, by_0)
+    # The issue's case: seat 1 sees seat 0's card face down on the board, and not in the list.
+    slot = steps[by_0][0]["payload"]["action"]["slot"]
+    assert page.locator(f"#board g.slot[data-slot='{slot}'] rect.chip.back").count() >= 1
+    current = page.inner_text("#events li.current")
+    assert current == f"seat 0: place card=(hidden) slot={slot}", current
+    assert card not in page.text_content("#events")
+    lists = _check_lists(page, match, ruleset, steps, 2, [by_0, events // 2, events - 2])
+    # What a perspective does see is listed: its own cards, and everything in "full".
+    assert lists["0"][by_0] == f"seat 0: place card={card} slot={slot}"
+    assert lists["full"][by_0] == f"seat 0: place card={card} slot={slot}"
+    assert lists["public"][by_0] == f"seat 0: place card=(hidden) slot={slot}"
+    deal = next(r for r, _ in steps if r["kind"] == "chance")
+    assert lists["full"][deal["seq"]].startswith("chance: shuffle -> [")
+    assert lists["public"][deal["seq"]] == "chance: shuffle (hidden)"
+    _shot(page, "viewer-sorcado-event-list-full")
+
+
+def test_it_lists_in_each_perspective_of_warlock_only_what_its_board_shows(page, live_server, live_db):
+    match = match_play_builtin(ruleset="warlock", bots=["heuristic", "random", "random"],
+                               options={"max_rounds": 2})
+    ruleset, steps = _replay_steps(match)
+    events = len(steps)
+    # Secret choices: a decision (an attack) is hidden from the others until all have made theirs;
+    # one that another seat's follows is still secret.
+    def secret(kind):
+        return [i for i, (r, _) in enumerate(steps[:-1]) if r["kind"] == "action"
+                and r["payload"]["action"]["type"] == kind and steps[i + 1][0]["kind"] == "action"
+                and steps[i + 1][0]["payload"]["action"]["type"] == kind]
+
+    decide = secret("decide")[0]
+    seat = steps[decide][0]["seat"]
+    other = (seat + 1) % 3
+    choice = steps[decide][0]["payload"]["action"]["choice"]
+    _open(page, f"{live_server.url}/matches/{match.pk}/?step={decide}&seat={other}")
+    _at(page, decide)
+    assert page.inner_text("#events li.current") == f"seat {seat}: decide choice=(hidden)"
+    attacks = secret("attack")
+    at = sorted({decide, events // 2, *attacks[:1]})
+    lists = _check_lists(page, match, ruleset, steps, 3, at)
+    assert lists[str(seat)][decide] == f"seat {seat}: decide choice={choice}"
+    assert lists["full"][decide] == f"seat {seat}: decide choice={choice}"
+    assert lists["public"][decide] == f"seat {seat}: decide choice=(hidden)"
+    if attacks:  # a secret attack: its cards for its seat and "full" only
+        record = steps[attacks[0]][0]
+        cards = json.dumps(record["payload"]["action"]["cards"], separators=(",", ":"))
+        assert lists[str(record["seat"])][attacks[0]] == f"seat {record['seat']}: attack cards={cards}"
+        assert lists["full"][attacks[0]] == f"seat {record['seat']}: attack cards={cards}"
+        assert lists["public"][attacks[0]] == f"seat {record['seat']}: attack cards=(hidden)"
+    _shot(page, "viewer-warlock-event-list")
+
+
+# -- readability (issue 13.6) ----------------------------------------------------------------------
+
+def test_it_explains_its_symbols_and_writes_what_a_card_says(page, live_server, live_db):
+    from games.sorcado.content import CARD
+
+    # Sorcado: a legend, every face-up card's strength and margin, "card" for one.
+    match = match_play_builtin(ruleset="sorcado", bots=["heuristic", "random"])
+    ruleset, steps = _replay_steps(match)
+    events = len(steps)
+    _open(page, f"{live_server.url}/matches/{match.pk}/?seat=public")
+    legend = page.inner_text("#legend")
+    for meaning in ("ban token", "captured the card", "greyed at the end", "looked at this turn",
+                    "strength", "margin"):
+        assert meaning in legend, meaning
+    assert page.locator("#legend li svg").count() == page.locator("#legend li").count() >= 8
+    _end(page, events)
+    final = steps[-1][1]
+    for pos, card_id in enumerate(final["grid"]):
+        card = CARD[card_id]
+        stats = page.locator(f"#board g.card[data-pos='{pos}'] text.card-stats")
+        assert stats.text_content() == f"{card.strength} {'pt' if card.strength == 1 else 'pts'} · by {card.margin}"
+        title = page.text_content(f"#board g.card[data-pos='{pos}'] title")
+        assert title.startswith(f"{card.name}: strength {card.strength}")
+    deck = page.locator("#info tr", has_text="deck").locator("td").inner_text()
+    size = len(final["deck"])
+    assert deck == (f"{size} card" if size == 1 else f"{size} cards")
+    assert "\t1 cards" not in page.inner_text("#info")
+    _shot(page, "viewer-sorcado-readable-end")
+
+    # Trap the Wizard: a carried joker is no captured wizard, rounds scored are words, and a
+    # finished match rolls no die. A match's chance depends on its random id: a few are played
+    # until a wizard carries the joker.
+    for _ in range(10):
+        match = match_play_builtin(ruleset="trap-the-wizard", bots=["greedy", "random"], options={"rounds": 2})
+        ruleset, steps = _replay_steps(match)
+        carried = [i for i, (_, s) in enumerate(steps)
+                   if any(s.joker in held for held in s.captives)]
+        if carried:
+            break
+    assert carried, "no wizard carried the joker in ten matches"
+    events = len(steps)
+    step = carried[len(carried) // 2]
+    state = steps[step][1]
+    carrier = next(w for w, held in enumerate(state.captives) if state.joker in held)
+    _open(page, f"{live_server.url}/matches/{match.pk}/?step={step}")
+    _at(page, step)
+    assert page.locator("#board path.joker.carried").count() == 1
+    assert page.locator("#board path.joker.carried").get_attribute("data-carrier") == str(carrier)
+    wizards = len([c for c in state.captives[carrier] if c != state.joker])
+    badge = page.locator("#board circle.badge[data-held]")
+    assert badge.count() == sum(1 for held in state.captives if [c for c in held if c != state.joker])
+    if wizards:
+        assert str(wizards) in [badge.nth(i).get_attribute("data-held") for i in range(badge.count())]
+    assert "joker" in page.inner_text("#legend") and "carrying the joker" in page.inner_text("#legend")
+    _shot(page, "viewer-ttw-carried-joker")
+    _end(page, events)
+    info = page.inner_text("#info")
+    assert "to roll" not in info and "match over" in info
+    assert "[" not in info and "round 1 scored" in info and "round 2 scored" in info
+    history = steps[-1][1].history
+    for k, points in enumerate(history):
+        row = page.locator("#info tr", has_text=f"round {k + 1} scored").locator("td").inner_text()
+        for seat, p in enumerate(points):
+            assert f"seat {seat}" in row and f"{p} point" in row
+    _shot(page, "viewer-ttw-readable-end")

@@ -59,10 +59,15 @@
         var seat = Math.floor(piece / per);
         el(pieces, "circle", {cx: x, cy: y, r: 4.6, fill: colour(seat), "class": "wizard" + (moved ? " moved" : ""),
                               "data-piece": piece, "data-seat": seat});
-        var held = st.captives[piece].length;
+        // The wizards it carries as a number; the joker it carries as a small diamond of its own.
+        var held = st.captives[piece].filter(function (c) { return c !== joker; }).length;
         if (held) {
-          el(pieces, "circle", {cx: x + 4, cy: y - 4.5, r: 3.2, "class": "badge"});
+          el(pieces, "circle", {cx: x + 4, cy: y - 4.5, r: 3.2, "class": "badge", "data-held": held});
           el(pieces, "text", {x: x + 4, y: y - 3.3, "class": "badge-text"}, String(held));
+        }
+        if (st.captives[piece].indexOf(joker) >= 0) {
+          el(pieces, "path", {d: "M" + (x - 4.5) + "," + (y - 8.5) + " l2.8,3.3 l-2.8,3.3 l-2.8,-3.3 z",
+                              "class": "joker carried", "data-piece": joker, "data-carrier": piece});
         }
       });
     });
@@ -84,9 +89,15 @@
     }
     var rows = [["round", st.round + " of " + st.options.rounds], ["rolls this round", st.rolls],
                 ["turn", st.ended ? "—" : seatName(ctx, st.turn)],
-                ["die", st.roll === null ? "to roll" : st.roll + " (" + st.remaining + " steps left)"]];
-    for (s = 0; s < st.players; s++) rows.push([seatName(ctx, s), view.scores[s] + " points"]);
-    if (st.history.length) rows.push(["rounds scored", JSON.stringify(st.history)]);
+                ["die", st.ended ? "— (match over)" : st.roll === null ? "to roll" :
+                  st.roll + " (" + plural(st.remaining, "step") + " left)"]];
+    for (s = 0; s < st.players; s++) rows.push([seatName(ctx, s), plural(view.scores[s], "point")]);
+    // Each finished round's points per seat (the match points above are their sums).
+    st.history.forEach(function (points, k) {
+      rows.push(["round " + (k + 1) + " scored", points.map(function (p, seat) {
+        return seatName(ctx, seat) + " " + plural(p, "point");
+      }).join(", ")]);
+    });
     return rows;
   };
 
@@ -99,6 +110,28 @@
     return [code, parts.join("-").replace(/[a-h]$/, "")];
   }
   function power(id) { var m = /-(\d+)[a-h]$/.exec(id || ""); return m ? m[1] : "?"; }
+  var SPECIAL_TEXT = {row_only: "row only", column_only: "column only", lowest_wins: "lowest wins",
+                      banner_wins: "ban wins", needs_two_cards: "needs 2 cards"};
+  var SPECIAL_RULE = {row_only: "only the cards beside its row count",
+                      column_only: "only the cards beside its column count",
+                      lowest_wins: "the lowest positive total captures it; a tie discards it",
+                      banner_wins: "a ban token on it gives it to the token's owner",
+                      needs_two_cards: "the winner needs two or more mage cards beside its lines"};
+  /* A face-up realm card's printed text (ctx.cards, from the content of the match's version):
+   * its strength (points) and the margin a seat must win by, its special rule and modifiers. */
+  function cardStats(g, x, y, id, ctx) {
+    var info = (ctx.cards || {})[id.slice(id.indexOf("-") + 1)];  // keyed without the kind (api/pages.py)
+    if (!info) return;
+    var mods = Object.keys(info.modifiers || {}).map(function (f) {
+      return f + " " + (info.modifiers[f] > 0 ? "+" : "") + info.modifiers[f];
+    });
+    el(g, "title", {}, info.name + ": strength " + info.strength + " (" + plural(info.strength, "point") +
+       " to its captor), captured by a margin of " + info.margin + " or more" +
+       (info.special ? "; " + SPECIAL_RULE[info.special] : "") + (mods.length ? "; modifiers: " + mods.join(", ") : ""));
+    if (info.special) el(g, "text", {x: x + CW / 2, y: y + CH - 30, "class": "card-special"}, SPECIAL_TEXT[info.special] || info.special);
+    el(g, "text", {x: x + CW / 2, y: y + CH - 17, "class": "card-stats", "data-strength": info.strength,
+                   "data-margin": info.margin}, info.strength + (info.strength === 1 ? " pt" : " pts") + " · by " + info.margin);
+  }
   function slotBox(slot) {
     var side = slot[0], i = parseInt(slot.slice(1), 10);
     if (side === "T") return {x: OX + i * (CW + GAP), y: OY - 48, w: CW, h: 40};
@@ -143,8 +176,9 @@
       }
       if (card) {
         cardLabel(card).forEach(function (line, k) {
-          el(g, "text", {x: x + CW / 2, y: y + 26 + k * 14, "class": "card-text"}, line);
+          el(g, "text", {x: x + CW / 2, y: y + 22 + k * 12, "class": "card-text"}, line);
         });
+        cardStats(g, x, y, card, ctx);
       } else {
         el(g, "text", {x: x + CW / 2, y: y + CH / 2 + 6, "class": "card-back"}, "✦");
       }
@@ -183,10 +217,10 @@
       el(svg, "text", {x: 8, y: y + 16, "class": "hand-label"}, "hand " + entry[0]);
       entry[1].forEach(function (cardId, k) { chip(svg, 70 + k * 22, y, entry[0], power(cardId)); });
     });
-    var rows = [["phase", view.phase], ["deck", view.deck_size + " cards"]];
+    var rows = [["phase", view.phase], ["deck", plural(view.deck_size, "card")]];
     for (var s = 0; s < view.players; s++) {
       rows.push([seatName(ctx, s), (view.factions[s] || "no faction yet") + ", " + view.hand_sizes[s] +
-                 " in hand" + (view.scores ? ", " + view.scores[s] + " points" : "") +
+                 " in hand" + (view.scores ? ", " + plural(view.scores[s], "point") : "") +
                  (view.forfeited.indexOf(s) >= 0 ? " (forfeited)" : "")]);
     }
     // E.2: each tied game's reveal (version 2) or its scores alone (version 1 matches).
@@ -1066,6 +1100,77 @@
       el(svg, "text", {x: 6, y: 14 + i * 13, "class": "json", "xml:space": "preserve"}, line.slice(0, 90));
     });
     return [];
+  };
+
+  /* -- legends: what a board's symbols mean, each drawn small with the board's own classes ---- */
+  function legendCard(svg, cls, text) {
+    var g = el(svg, "g", {"class": "card " + cls});
+    var rect = el(g, "rect", {x: 2, y: 2, width: 24, height: 32, rx: 3});
+    if (text) el(g, "text", {x: 14, y: 22, "class": "legend-mark"}, text);
+    return {g: g, rect: rect};
+  }
+  var LEGENDS = {
+    sorcado: [
+      [function (svg) { legendCard(svg, "face-down", "✦"); }, "face-down realm card"],
+      [function (svg) { legendCard(svg, "known", "?"); }, "face down on the table, but this perspective has seen it (its name shows)"],
+      [function (svg) { legendCard(svg, "face-up", "6"); }, "“6 pts · by 3”: the card's strength (points to its captor) and the margin its captor must win by"],
+      [function (svg) { legendCard(svg, "face-down looked"); }, "amber outline: looked at this turn"],
+      [function (svg) { legendCard(svg, "face-up spell pending"); }, "purple outline: the spell being carried out"],
+      [function (svg) {
+        legendCard(svg, "face-down");
+        el(svg, "circle", {cx: 14, cy: 18, r: 8, fill: colour(1), "class": "ban"});
+        el(svg, "text", {x: 14, y: 22, "class": "ban-text"}, "✕");
+      }, "ban token, in the colour of the seat that laid it: that card cannot be looked at or moved"],
+      [function (svg) {
+        var c = legendCard(svg, "face-up");
+        c.rect.style.stroke = colour(0);
+        c.rect.style.strokeWidth = "3";
+        el(svg, "circle", {cx: 20, cy: 28, r: 4, fill: colour(0), "class": "captor"});
+      }, "at the end: outline and dot in the colour of the seat that captured the card"],
+      [function (svg) { legendCard(svg, "face-up discarded"); }, "greyed at the end: nobody captured it (a tie, or no seat won by its margin)"],
+      [function (svg) {
+        el(svg, "rect", {x: 5, y: 6, width: 18, height: 24, rx: 3, fill: colour(1), "class": "chip"});
+        el(svg, "text", {x: 14, y: 22, "class": "chip-text"}, "4");
+      }, "mage card beside a row or column, in its seat's colour, with its power where this perspective knows it (faded: face down)"]
+    ],
+    "trap-the-wizard": [
+      [function (svg) { el(svg, "circle", {cx: 14, cy: 18, r: 8, fill: colour(0), "class": "wizard"}); }, "a wizard, in its seat's colour"],
+      [function (svg) {
+        el(svg, "circle", {cx: 12, cy: 20, r: 8, fill: colour(0), "class": "wizard"});
+        el(svg, "circle", {cx: 20, cy: 11, r: 6, "class": "badge"});
+        el(svg, "text", {x: 20, y: 14, "class": "badge-text"}, "2");
+      }, "the number of enemy wizards it has captured and carries"],
+      [function (svg) { el(svg, "path", {d: "M14,6 l9,12 l-9,12 l-9,-12 z", "class": "joker"}); }, "the joker, lying on a field"],
+      [function (svg) {
+        el(svg, "circle", {cx: 16, cy: 21, r: 8, fill: colour(1), "class": "wizard"});
+        el(svg, "path", {d: "M8,3 l5,6 l-5,6 l-5,-6 z", "class": "joker carried"});
+      }, "a wizard carrying the joker: it captures on grey fields too"],
+      [function (svg) { el(svg, "circle", {cx: 14, cy: 18, r: 8, "class": "field special"}); }, "grey field: no capture there unless the mover carries the joker"],
+      [function (svg) { el(svg, "circle", {cx: 14, cy: 18, r: 9, "class": "field start", stroke: colour(2), "stroke-width": 3}); }, "a seat's start field, where its wizards bring their captives home"],
+      [function (svg) { el(svg, "circle", {cx: 14, cy: 18, r: 10, "class": "field centre"}); }, "the centre, where the joker starts"],
+      [function (svg) { el(svg, "circle", {cx: 14, cy: 18, r: 8, fill: colour(3), "class": "wizard moved"}); }, "glow: the piece this step moved"]
+    ]
+  };
+  /* The legend of ``ruleset``'s board into ``container`` (left hidden for a game without one). */
+  renderers.legend = function (container, ruleset) {
+    var entries = LEGENDS[ruleset];
+    if (!entries) return;
+    var heading = document.createElement("h2"), list = document.createElement("ul");
+    heading.textContent = "Legend";
+    entries.forEach(function (entry) {
+      var item = document.createElement("li"), svg = document.createElementNS(NS, "svg"), text = document.createElement("span");
+      svg.setAttribute("viewBox", "0 0 28 36");
+      svg.setAttribute("class", "board legend-symbol " + (ruleset === "trap-the-wizard" ? "ttw" : ruleset));
+      svg.setAttribute("aria-hidden", "true");
+      entry[0](svg);
+      text.textContent = entry[1];
+      item.appendChild(svg);
+      item.appendChild(text);
+      list.appendChild(item);
+    });
+    container.appendChild(heading);
+    container.appendChild(list);
+    container.hidden = false;
   };
 
   // The small helpers, for the renderers kept in files of their own (renderers-*.js).

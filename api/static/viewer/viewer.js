@@ -5,10 +5,17 @@
  * grows with the length of the match. A page holds the view before its first step ("base") and
  * one patch per step; applyPatch() turns them into whole views once, when the page arrives.
  *
+ * The URL names the step and the perspective (?step=&seat=, as the page was opened with them):
+ * history.replaceState keeps both in it as the user steps, so a link opens what is shown.
+ * While the match runs the viewer asks frames.json every data.poll_ms for the steps past its
+ * head; a viewer at the last step follows each new one, and at the end the result shows and
+ * every perspective opens.
+ *
  * The root element tells what is on the board: data-step (the step drawn), data-perspective,
- * data-loading (while the step asked for is on its way), data-ready (after the first draw) with
- * data-ready-ms (performance.now() then: milliseconds since navigation) and data-step-ms (how
- * long the last step took from being asked for to being drawn). */
+ * data-status (the match's, as last heard), data-steps (steps known), data-loading (while the
+ * step asked for is on its way), data-ready (after the first draw) with data-ready-ms
+ * (performance.now() then: milliseconds since navigation) and data-step-ms (how long the last
+ * step took from being asked for to being drawn). */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("viewer-data").textContent);
@@ -20,6 +27,8 @@
   var list = document.getElementById("events");
   var info = document.getElementById("info");
   var raw = document.getElementById("raw");
+  var notices = document.getElementById("notices");
+  var status = data.status;
   var PAGE = data.page_frames;
   var count = data.events;   // steps of the match (a live match's grows with each page fetched)
   var step = 0;              // the step asked for; the board shows it once its page is here
@@ -62,6 +71,7 @@
       count = body.events;
       slider.max = String(Math.max(0, count - 1));
       counter.textContent = "step " + step + " / " + (count - 1);
+      root.dataset.steps = String(count);
     }
   }
 
@@ -187,7 +197,7 @@
   function draw() {
     var frame = frameAt(step);
     var ctx = {frame: frame, previous: step > 0 ? previousView(step) : null, seats: data.seats,
-               perspective: store.perspective, result: data.result};
+               perspective: store.perspective, result: data.result, cards: data.cards || {}};
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     var render = window.renderers[data.ruleset] || window.renderers.fallback;
     var rows;
@@ -215,9 +225,93 @@
     step = Math.max(0, Math.min(count - 1, i));
     slider.value = String(step);
     counter.textContent = "step " + step + " / " + (count - 1);
+    keepInUrl();
     if (frameAt(step)) draw();
     else root.dataset.loading = "1";
     prefetch();
+  }
+
+  /* The step and perspective shown, in the URL (no new history entry a step). */
+  function keepInUrl() {
+    var params = new URLSearchParams(window.location.search);
+    params.set("step", String(step));
+    params.set("seat", store.perspective);
+    var url = window.location.pathname + "?" + params.toString() + window.location.hash;
+    if (url !== window.location.pathname + window.location.search + window.location.hash) {
+      window.history.replaceState(window.history.state, "", url);
+    }
+  }
+
+  function notice(text) {
+    var p = document.createElement("p");
+    p.className = "notice";
+    p.textContent = text;
+    notices.appendChild(p);
+  }
+
+  function ordinal(n) {
+    var tens = n % 100, unit = n % 10;
+    if (tens < 11 || tens > 13) {
+      if (unit === 1) return n + "st";
+      if (unit === 2) return n + "nd";
+      if (unit === 3) return n + "rd";
+    }
+    return n + "th";
+  }
+
+  /* The result under the title: each seat's placing and score. */
+  function showResult() {
+    var result = document.getElementById("result"), r = data.result;
+    if (!r || !r.placings) { result.hidden = true; return; }
+    result.textContent = "result: " + r.placings.map(function (place, seat) {
+      return (data.seats[seat] || "seat " + seat) + " " + ordinal(place) +
+        (r.scores && r.scores[seat] !== undefined ? " (score " + r.scores[seat] + ")" : "");
+    }).join(" · ");
+    result.hidden = false;
+  }
+
+  function showStatus() {
+    var badge = document.getElementById("status");
+    badge.textContent = status;
+    badge.className = "status status-" + status;
+    root.dataset.status = status;
+    document.getElementById("live").hidden = status !== "running";
+  }
+
+  /* The match ended while it was followed: its status and result, and every perspective. */
+  function ended(body) {
+    status = body.status;
+    data.result = body.result;
+    showStatus();
+    showResult();
+    var have = {};
+    Array.prototype.forEach.call(select.options, function (o) { have[o.value] = true; });
+    var opened = data.every_perspective.filter(function (p) { return !have[p.value]; });
+    opened.forEach(addChoice);
+    select.value = store.perspective;
+    notice("The match is over" + (opened.length ? ": every perspective is open now." : "."));
+  }
+
+  /* Ask for the page past the last step known (it may be the last page, not yet whole). */
+  function poll() {
+    var into = store;
+    var url = data.frames_url + "&seat=" + encodeURIComponent(into.perspective) +
+              "&from=" + pageOf(count) * PAGE + "&count=" + PAGE;
+    fetch(url, {credentials: "same-origin"})
+      .then(function (r) {
+        if (!r.ok) throw new Error("frames.json: HTTP " + r.status);
+        return r.json();
+      })
+      .then(function (body) {
+        if (into !== store) return;  // another perspective since: its own pages come anew
+        var following = step >= count - 1, before = count;
+        if (body.frames.length) addPage(into, body);
+        if (body.status !== "running") ended(body);
+        if (following && count > before) show(count - 1);
+        else arrived();
+      })
+      .catch(function (err) { info.textContent = String(err); })
+      .then(function () { if (status === "running") window.setTimeout(poll, data.poll_ms); });
   }
 
   function switchPerspective() {
@@ -226,12 +320,13 @@
     show(step);
   }
 
-  data.perspectives.forEach(function (p) {
+  function addChoice(p) {
     var option = document.createElement("option");
     option.value = p.value;
     option.textContent = p.label;
     select.appendChild(option);
-  });
+  }
+  data.perspectives.forEach(addChoice);
   select.value = data.perspective;
   select.addEventListener("change", switchPerspective);
   slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
@@ -253,8 +348,13 @@
   store = {perspective: data.perspective, pages: {}, pending: {}};
   addPage(store, data.first_page);
   slider.max = String(Math.max(0, count - 1));
-  show(0);
+  root.dataset.steps = String(count);
+  if (window.renderers.legend) window.renderers.legend(document.getElementById("legend"), data.ruleset);
+  showStatus();
+  showResult();
+  show(data.step || 0);
   root.dataset.perspective = store.perspective;
+  if (status === "running") window.setTimeout(poll, data.poll_ms);
   root.dataset.ready = "1";
   root.dataset.readyMs = String(Math.round(performance.now()));
 })();

@@ -16,7 +16,7 @@ from .channel import _Clock, _Pipes, _decode_answer, _sent
 from .config import ENTRY, STDERR_CHARS, Limits, TimeControl
 from .errors import BotFault
 from .jail import (Runtime, _bot_env, _bwrap_argv, _check_reachable, _rlimits, _seccomp_fd, _spawn,
-                   _with_rlimits, sandbox_mode)
+                   _with_rlimits, library_source, sandbox_mode)
 from .processes import _UidLease, _descendants, _has_marker, _pids, _ppid, _state, processes_of_uid
 
 STOPPED_STATES = ("T", "t", "Z", "X", None)  # stopped, traced, dead or gone
@@ -275,7 +275,8 @@ class SandboxedBot:
         entry = str(self.code) if self.code.is_file() else ENTRY
         argv, kwargs = _with_rlimits(runtime.argv(entry), _rlimits(self.limits, None))
         kwargs.update(cwd=self.code.parent if self.code.is_file() else self.code,
-                      env=_bot_env(self._tmp, self.marker), start_new_session=True,
+                      env=_bot_env(self._tmp, self.marker, library=str(library_source().parent)),
+                      start_new_session=True,
                       stdin=subprocess.PIPE)
         return argv, kwargs
 

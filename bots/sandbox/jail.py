@@ -23,9 +23,21 @@ BWRAP = os.environ.get("ARENA_BWRAP") or shutil.which("bwrap")
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 PRLIMIT = shutil.which("prlimit")
 # The base interpreter, not a venv's: a venv may hold a copy of the binary inside the project
-# directory, which the bot's uid cannot (and should not) read. Bots use the standard library only.
+# directory, which the bot's uid cannot (and should not) read. Bots use the standard library and
+# the rules (LIBRARY below), nothing else of the host.
 BOT_PYTHON = os.environ.get("ARENA_BOT_PYTHON") or getattr(sys, "_base_executable", "") or sys.executable
 MODES = ("setpriv", "userns")
+# The rules as a library (docs/protocol.md, "The rules as a library"): the server's own `games`
+# package, bound read-only at LIBRARY/games and on the bot's PYTHONPATH, so a bot imports the
+# very engines its match runs on. Plain Python without Django or third-party packages.
+LIBRARY = "/opt/arena/lib"
+
+
+def library_source() -> Path:
+    """The directory of the `games` package this server runs."""
+    import games
+
+    return Path(games.__file__).resolve().parent
 INSTALL_HINT = "install it with `apt-get install bubblewrap` (Debian/Ubuntu)"
 
 
@@ -48,8 +60,8 @@ class Runtime:
         return cls(interpreter, str(prefix))
 
     def argv(self, entry: str) -> list[str]:
-        """-S: no site-packages (stdlib only); -B: no bytecode writes; -u: unbuffered stdout, so a
-        bot that forgets to flush still answers."""
+        """-S: no site-packages (the standard library, and the rules through PYTHONPATH); -B: no
+        bytecode writes; -u: unbuffered stdout, so a bot that forgets to flush still answers."""
         return [self.interpreter, "-B", "-S", "-u", entry]
 
 
@@ -209,6 +221,9 @@ def _mounts(runtime: Runtime, code: Path | None, limits: Limits) -> list[str]:
             args += ["--ro-bind", top, top]
     for path in _runtime_binds(runtime):
         args += _bind_with_parents(path)
+    for parent in list(Path(LIBRARY).parents)[::-1][1:] + [Path(LIBRARY)]:
+        args += ["--perms", "0755", "--dir", str(parent)]
+    args += ["--ro-bind", str(library_source()), f"{LIBRARY}/games"]
     if code is None:
         args += ["--dir", "/bot"]
     elif code.is_file():
@@ -242,9 +257,9 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
-def _bot_env(tmp: str, marker: str | None = None) -> dict[str, str]:
+def _bot_env(tmp: str, marker: str | None = None, library: str = LIBRARY) -> dict[str, str]:
     env = {"PATH": "/usr/bin:/bin", "HOME": tmp, "TMPDIR": tmp, "LANG": "C.UTF-8",
-           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1", "PYTHONPATH": library}
     if marker:
         env["ARENA_BOT_MARKER"] = marker
     return env

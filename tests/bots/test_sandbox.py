@@ -457,3 +457,35 @@ def _redis_up() -> bool:
         return True
     except OSError:
         return False
+
+
+# -- Issue 15.3: "an uploaded Python bot can import [the games package] inside the sandbox
+#    (read-only, the version the match runs)". -----------------------------------------------------
+
+def test_a_bot_imports_the_rules_read_only_in_the_sandbox(needs_sandbox, bot_dirs):
+    """The bot rebuilds the state from its view with the mounted engine, checks the engine's legal
+    actions against the message's and answers with one; it answers garbage if it could write into
+    the library. No fault means both held on every move."""
+    bot = SandboxedBot(bot_dirs(Path(__file__).resolve().parent / "library" / "rules_bot.py"),
+                       time_control=TimeControl(move_ms=2000, bank_ms=10_000), limits=LIMITS)
+    records = play_with_faults(bot)
+    assert_completed(records)
+    assert not forfeits(records) and not [r for r in records if "fault" in r["payload"]]
+    assert sum(1 for r in records if r["kind"] == "action" and r["seat"] == 0) > 0
+    assert "writable: False" in bot.stderr_text
+    assert f"library at {jail.LIBRARY}" in bot.stderr_text
+
+
+def test_the_search_bot_of_the_library_docs_plays_in_the_sandbox(needs_sandbox, bot_dirs, tmp_path):
+    """docs/library.md's example, as printed, uploaded and played: no fault."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "library.md").read_text()
+    [code] = [block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "sys.stdin" in block]
+    source = tmp_path / "docs_search_bot.py"
+    source.write_text(code)
+    bot = SandboxedBot(bot_dirs(source), time_control=TimeControl(move_ms=5000, bank_ms=30_000), limits=LIMITS)
+    records = play_with_faults(bot)
+    assert_completed(records)
+    assert not forfeits(records) and not [r for r in records if "fault" in r["payload"]], bot.stderr_text
+    assert sum(1 for r in records if r["kind"] == "action" and r["seat"] == 0) > 0

@@ -219,6 +219,16 @@ class Ruleset:
         """What ``seat`` may know (``None``: the public view), as JSON."""
         raise NotImplementedError
 
+    def determinize(self, view: dict, seat: int, rng) -> Any:
+        """A full state whose ``view(state, seat)`` equals ``view``, with everything hidden from
+        ``seat`` (cards not seen, blocks not revealed, deck order, other seats' secret choices)
+        drawn with ``rng`` (a random.Random) consistently with what the view says; it depends on
+        nothing but ``view`` and ``rng``, and may be played on to the end. A search bot samples
+        the states the seat cannot tell apart this way (games/engine/search.py). A game without
+        hidden information returns the state its view describes. Raises NotImplementedError for
+        a game that does not have it yet (the conformance suite lists those)."""
+        raise NotImplementedError(f"{self.spec.name} cannot determinize a view yet")
+
     def encode(self, state) -> Json:
         raise NotImplementedError
 

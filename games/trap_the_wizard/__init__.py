@@ -534,6 +534,10 @@ class TrapTheWizard(Ruleset):
             return end_roll(state)
         return move(state, action["wizard"], action["to"], action["steps"])
 
+    def determinize(self, view: dict, seat: int, rng) -> State:
+        """No hidden information: the view carries the whole state (``rng`` draws nothing)."""
+        return self.decode(view["state"])
+
     def view(self, state: State, seat: int | None) -> dict:
         """No hidden information: the whole state, the match points and the board to draw."""
         return {"state": self.encode(state), "joker": state.joker, "scores": totals(state),

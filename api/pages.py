@@ -525,10 +525,14 @@ def bracket_layout(rounds: list[dict], *, connect: bool) -> dict:
 
 @with_content_security_policy
 def tournament_page(request, tournament_id):
-    """The bracket (or pods, or rounds) in SVG with a link to every match, and the standings."""
+    """The bracket (or pods, or rounds) in SVG with a link to every match, and the standings;
+    in the site's frame with the entries and progress of api.site.tournament_overview."""
+    from .site import tournament_overview  # api.site imports this module
+
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     rounds = tournament_bracket(tournament=tournament)
     layout = bracket_layout(rounds, connect=tournament.format in CONNECTED_FORMATS)
     standings = tournament_standings(tournament=tournament) if rounds else []
     return render(request, "viewer/tournament.html", {"tournament": tournament, "layout": layout,
-                                                      "rounds": rounds, "standings": standings})
+                                                      "rounds": rounds, "standings": standings,
+                                                      **tournament_overview(tournament=tournament, rounds=rounds)})

@@ -230,6 +230,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The site's login and logout (django.contrib.auth's views, api.site): every user, not only staff.
+LOGIN_URL = "site-login"
+LOGIN_REDIRECT_URL = "site-me"
+LOGOUT_REDIRECT_URL = "site-home"
 # Registration and token creation by password are throttled per client address.
 API_THROTTLE_CREDENTIALS = os.environ.get("API_THROTTLE_CREDENTIALS", "20/hour")
 # API tokens: hashed at rest, expiring.

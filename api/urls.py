@@ -8,6 +8,7 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("games/", views.GameList.as_view(), name="game-list"),
+    path("games/<str:game>/schema/", views.GameSchema.as_view(), name="game-schema"),
     path("health/", views.Health.as_view(), name="health"),
     path("signing-keys/", views_signing.SigningKeyList.as_view(), name="signing-key-list"),
     path("", include("api.urls_accounts")),

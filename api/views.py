@@ -1,13 +1,14 @@
 """Thin views: parse, call one selector, serialize."""
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.engine import options_schema, registry
+from games.engine import options_schema, registry, schemas
 
 
 class GameOutput(serializers.Serializer):
@@ -36,6 +37,40 @@ class GameList(ListAPIView):
             "chance": r.spec.chance, "hidden_information": r.spec.hidden_information,
             "simultaneous": r.spec.simultaneous, "options": options_schema(r.Options),
         } for r in registry.builtin()]
+
+
+class GameSchema(APIView):
+    """The JSON Schemas (draft 2020-12) of a game's view and of its actions: what a bot reads
+    and answers (docs/protocol.md; each field is explained on docs/rules/<game>.md)."""
+
+    permission_classes = [AllowAny]
+    cache_control = "public, max-age=3600"  # data files of the running version
+
+    @extend_schema(
+        operation_id="games_schema_retrieve",
+        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH,
+                                     enum=[r.spec.name for r in registry.builtin()],
+                                     description="the game's registry name")],
+        responses={200: {"type": "object", "required": ["game", "version", "view", "action"],
+                         "additionalProperties": False,
+                         "properties": {"game": {"type": "string"}, "version": {"type": "integer"},
+                                        "view": {"type": "object", "description":
+                                                 "JSON Schema of a view (a seat's or the public one)"},
+                                        "action": {"type": "object",
+                                                   "description": "JSON Schema of one action"}}}},
+        description="The machine-readable view and action formats of a game, for the version the "
+                    "service runs: every view and every legal action of the game validates against "
+                    "them. Public and cacheable.")
+    def get(self, request, game: str):
+        try:
+            ruleset = registry.get(game)
+            body = {"game": ruleset.spec.name, "version": ruleset.spec.version,
+                    "view": schemas.view_schema(game), "action": schemas.action_schema(game)}
+        except LookupError:  # an unknown game, or one without schemas
+            raise NotFound(f"no game {game!r} with schemas; known games: {', '.join(registry.names())}")
+        response = Response(body)
+        response["Cache-Control"] = self.cache_control
+        return response
 
 
 class Health(APIView):

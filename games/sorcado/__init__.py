@@ -24,8 +24,8 @@ from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction
 from games.engine.registry import register
 
 from .content import (CARD, CONTENT, CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
-                      MAGE_CARDS, MAGE_POWER, REALM_CARDS, SIDE, SLOTS, SPELLS, TRANSPOSITION,
-                      open_slots, realm_scores)
+                      MAGE_CARDS, MAGE_FACTION, MAGE_POWER, REALM_CARDS, SIDE, SLOTS, SPELLS,
+                      TRANSPOSITION, open_slots, realm_scores)
 
 SPEC = GameSpec(name="sorcado", title="Sorcado", version=2, min_players=2, max_players=4,
                 chance=True, hidden_information=True, simultaneous=False,
@@ -514,6 +514,29 @@ def seat_view(state: dict, seat: int) -> dict:
     return view
 
 
+def card_facts(state: dict, view: dict) -> dict:
+    """M.1-M.4, D16, D20-D22: what each card the view names is, so that a bot needs no copy of
+    the tables: a mage card's faction and power; a realm card's printed name, strength, margin,
+    faction modifiers and special condition (a spell: as D16 scores it). Only ids the view
+    shows already (hand, own cards, known and face-up cards, the discard, the end's reveal) are
+    described: the facts of a card nobody showed this viewer stay hidden with its id."""
+    ids = {c for c in view["face_up"] + view["discard"] if c}
+    ids |= {card for cards in view.get("placed", ()) for _, card in cards}
+    ids |= set(view.get("hand", ())) | {card for _, card in view.get("my_placed", ())}
+    ids |= {c for c in view.get("known", ()) if c}
+    realm = CONTENT[state["content"]].card
+    facts = {}
+    for card in sorted(ids):
+        if card in MAGE_FACTION:
+            facts[card] = {"kind": "mage", "faction": MAGE_FACTION[card], "power": MAGE_POWER[card]}
+        else:
+            monster = realm[card]
+            facts[card] = {"kind": "spell" if card in SPELLS else "monster", "name": monster.name,
+                           "strength": monster.strength, "margin": monster.margin,
+                           "modifiers": dict(monster.modifiers), "special": monster.special}
+    return facts
+
+
 # -- the ruleset --------------------------------------------------------------------------------
 
 class Sorcado(Ruleset):
@@ -580,7 +603,10 @@ class Sorcado(Ruleset):
         return new
 
     def view(self, state: dict, seat: int | None) -> dict:
-        return public_view(state) if seat is None else seat_view(state, seat)
+        view = public_view(state) if seat is None else seat_view(state, seat)
+        if self.spec.version >= 2:  # version 1's views (editions.py) keep the shape they had
+            view["cards"] = card_facts(state, view)
+        return view
 
     def encode(self, state: dict) -> dict:
         return copy.deepcopy(state)

@@ -10,7 +10,6 @@ import datetime as dt
 
 import django_filters
 from django import forms
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpResponse

@@ -24,7 +24,7 @@ from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction
 from games.engine.registry import register
 
 from .content import (CARD, CONTENT, CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
-                      MAGE_CARDS, MAGE_FACTION, MAGE_POWER, REALM_CARDS, SIDE, SLOTS, SPELLS,
+                      MAGE_FACTION, MAGE_POWER, REALM_CARDS, SIDE, SLOTS, SPELLS,
                       TRANSPOSITION, open_slots, realm_scores)
 
 SPEC = GameSpec(name="sorcado", title="Sorcado", version=2, min_players=2, max_players=4,

@@ -1,0 +1,49 @@
+"""Acceptance test of the documentation: one bot per game, written from docs/protocol.md and
+docs/rules/*.md only (tests/bots/from_docs/), plays a whole match under botcheck without a fault
+and never misses a field the rules page documents."""
+import os
+import time
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from bots.sandbox import SandboxUnavailable, sandbox_check
+
+FROM_DOCS = Path(__file__).resolve().parent / "from_docs"
+MARK = "MISSING-DOC-FIELD"
+
+# (game, bot file, botcheck options that keep a match short: option names from the rules pages)
+GAMES = [
+    ("trap-the-wizard", "trap_the_wizard.py", ["--options", '{"rounds": 1}']),
+    ("sorcado", "sorcado.py", ["--options", '{"tie": "shared"}']),
+    ("imperial-twing", "imperial_twing.py", ["--options", '{"turn_limit": 30}']),
+    ("warlock", "warlock.py", ["--options", '{"max_rounds": 5}']),
+    ("wizard-kings", "wizard_kings.py", ["--options", '{"turn_limit": 2}']),
+]
+
+
+@pytest.fixture
+def sandbox_required():
+    try:
+        sandbox_check()
+    except SandboxUnavailable as exc:
+        if os.environ.get("ARENA_REQUIRE_SANDBOX") == "1":
+            pytest.fail(f"ARENA_REQUIRE_SANDBOX=1 but the sandbox is unavailable: {exc}")
+        pytest.skip(f"sandbox unavailable: {exc}")
+
+
+@pytest.mark.parametrize("game,bot,options", GAMES, ids=[g[0] for g in GAMES])
+def test_a_bot_written_from_the_docs_plays_a_whole_match(db, sandbox_required, capsys, game, bot,
+                                                         options):
+    path = FROM_DOCS / bot
+    started = time.monotonic()
+    call_command("botcheck", str(path), "--game", game, "--players", "2", "-v", "2", *options)
+    out = capsys.readouterr().out
+    elapsed = time.monotonic() - started
+    print(f"{game}: {elapsed:.1f}s")
+    assert "no faults" in out, out[-3000:]
+    assert "your bot's stderr" in out, out[-3000:]
+    assert MARK not in out, f"a documented field was missing from a real view:\n{out[-3000:]}"
+    assert "BOT-ERROR" not in out, f"the bot fell back after an error:\n{out[-3000:]}"
+    assert "fallbacks=0" in out, out[-3000:]  # the bot's own end-of-match line

@@ -54,3 +54,20 @@ def test_the_architecture_is_in_the_repository_and_the_readme_points_at_it():
     architecture = (ROOT / "docs" / "architecture.md").read_text()
     for part in ("games/", "replays/", "bots/", "tournaments/", "api/", "event_append", "view(state, seat)"):
         assert part in architecture
+
+
+@pytest.mark.parametrize("game", ["trap-the-wizard", "sorcado", "imperial-twing", "warlock", "wizard-kings"])
+def test_each_rules_page_lists_every_option_as_the_engine_has_it(game):
+    """Issue 13, done when: "A bot written from a rules page alone [...] plays every game": the
+    authors who wrote them from the pages had to guess the options' ranges and some defaults.
+    Each page now carries a table written from the ruleset's Options; it must match the engine
+    (python3 -m games.engine.options_doc rewrites it)."""
+    from games.engine import registry
+    from games.engine.options_doc import options_table, page_section
+    from games.engine.protocol import options_schema
+
+    ruleset = registry.get(game)
+    text = (ROOT / "docs" / "rules" / f"{game}.md").read_text()
+    assert page_section(text) == options_table(ruleset), "run: python3 -m games.engine.options_doc"
+    for option in options_schema(ruleset.Options):
+        assert f"| `{option['name']}` |" in page_section(text)

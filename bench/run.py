@@ -308,6 +308,11 @@ def main(argv: list[str]) -> int:
         parser.error("--players and --games apply to the balance benchmark only")
     if args.games is not None and args.games < 1:
         parser.error("--games needs at least 1")
+    if args.write and args.only in ("fold", "append", "protocol", "tournament", "steps"):
+        # These sections are written with the whole run: one alone would drop the others.
+        parser.error(f"--only {args.only} --write would rewrite BENCHMARKS.md without the other "
+                     f"benchmarks: re-run it in a full run with --write and --skip for the ones to "
+                     f"keep, or --only {args.only} without --write")
     fold_matches, fold_repeats, durable, no_flush, rounds = SIZES["quick" if args.quick else "full"]
     started = time.perf_counter()
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -27,7 +27,6 @@ from django.utils.http import parse_etags
 from games.engine import registry
 from games.engine.log import Folder, canonical_json
 from games.engine.protocol import Event
-from games.sorcado.content import CONTENT as SORCADO_CONTENT
 from replays.models import Match
 from replays.selectors import match_folder, match_head, match_records
 from tournaments.models import Tournament
@@ -364,17 +363,15 @@ def _asked_step(text: str | None, steps: int, *, live: bool) -> tuple[int, str |
 
 
 def _card_catalogue(match: Match) -> dict:
-    """What the printed cards say, for a renderer to write on a card it draws face up (views
-    name cards by id only): Sorcado's name, strength, margin and special rule of the version the
-    match is played by: the content of the box, the same in every perspective. Keyed by the id
-    less its kind ("lich" for MON-lich): a card id in a page is what the leak tests search for
-    (games/sorcado/content.py), and the catalogue says nothing of where a card lies."""
-    if match.ruleset != "sorcado" or match.ruleset_version not in SORCADO_CONTENT:
+    """The ruleset's card catalogue for the edition the match is played by, for a renderer to
+    write on a card it draws face up (views name cards by id only). Keyed by the id less its kind
+    ("lich" for MON-lich): a card id in a page is what the leak tests search for, and the
+    catalogue, the same for every perspective, says nothing of where a card lies."""
+    try:
+        ruleset = registry.get(match.ruleset, match.ruleset_version)
+    except registry.UnknownRuleset:
         return {}
-    return {card.id.split("-", 1)[1]: {"name": card.name, "strength": card.strength,
-                                       "margin": card.margin, "special": card.special,
-                                       "modifiers": card.modifiers}
-            for card in SORCADO_CONTENT[match.ruleset_version].card.values()}
+    return {card.split("-", 1)[-1]: facts for card, facts in ruleset.card_catalogue().items()}
 
 
 @with_content_security_policy

@@ -30,6 +30,7 @@ from bots.models import Bot, BotVersion
 from games.engine import registry
 from replays.models import Match
 from tournaments.models import Entry, Rating, Tournament
+from tournaments.selectors import rating_fold
 
 from .errors import json_not_found
 from .pages import CONTENT_SECURITY_POLICY, _spread
@@ -222,38 +223,23 @@ def match_rows(matches, *, own_versions=frozenset()) -> list[dict]:
 def rating_history(*, bot: Bot) -> list[dict]:
     """The bot's openskill rating after each of its rated matches, oldest first: ``{"match",
     "ended_at", "ordinal", "mu", "sigma", "place"}``. No history is stored (Rating is a cache
-    of the last recompute), so this is the fold tournaments.services.ratings_recompute makes,
-    step by step: every ended match of the game played here, in (end, id) order, the matches
-    of other bots included (they move its opponents' ratings); a match with a seat that is no
-    bot version, or one bot in several seats, is rated for nobody. The last point is therefore
-    the rating a recompute now would store. Cached until another match of the game ends."""
+    of the last recompute), so this is tournaments.selectors.rating_fold, the fold
+    ratings_recompute stores the end of, read step by step (the matches of other bots move its
+    opponents' ratings): the last point is the rating a recompute now would store. Cached until
+    another match of the game ends."""
     ended = Match.objects.filter(ruleset=bot.game, status=Match.Status.ENDED, imported=False)
     head = ended.aggregate(count=Count("id"), last=Max("ended_at"))
     key = f"site:rating-history:1:{bot.pk}:{head['count']}:{head['last'] and head['last'].isoformat()}"
     history = cache.get(key)
     if history is None:
-        history = _rating_fold(bot=bot, matches=ended)
+        ratings, history = {}, []
+        for match, bots, rated in rating_fold(game=bot.game, ratings=ratings):
+            if rated and bot.pk in bots:
+                rating = ratings[bot.pk]
+                history.append({"match": str(match.pk), "ended_at": match.ended_at, "ordinal": rating.ordinal(),
+                                "mu": rating.mu, "sigma": rating.sigma,
+                                "place": match.result["placings"][bots.index(bot.pk)]})
         cache.set(key, history, HISTORY_CACHE_SECONDS)
-    return history
-
-
-def _rating_fold(*, bot: Bot, matches) -> list[dict]:
-    from openskill.models import PlackettLuce
-
-    model, ratings, history = PlackettLuce(), {}, []
-    version_bot = dict(BotVersion.objects.filter(bot__game=bot.game).values_list("pk", "bot_id"))
-    for match in matches.order_by("ended_at", "id").only("id", "seats", "result", "ended_at"):
-        bots = [version_bot.get(seat.get("bot_version")) for seat in match.seats]
-        if None in bots or len(set(bots)) != len(bots):
-            continue
-        placings = match.result["placings"]
-        teams = [[ratings.get(b) or model.rating(name=str(b))] for b in bots]
-        for b, team in zip(bots, model.rate(teams, ranks=placings)):
-            ratings[b] = team[0]
-        if bot.pk in bots:
-            rating = ratings[bot.pk]
-            history.append({"match": str(match.pk), "ended_at": match.ended_at, "ordinal": rating.ordinal(),
-                            "mu": rating.mu, "sigma": rating.sigma, "place": placings[bots.index(bot.pk)]})
     return history
 
 

@@ -10,6 +10,9 @@ from .services import match_validate
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never added, changed or deleted by hand: a fold of the logs or a recorded fact
+    (tournaments.admin uses it too)."""
+
     def has_add_permission(self, request, obj=None):
         return False
 

@@ -7,22 +7,11 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils.html import format_html_join
 
+from replays.admin import ReadOnlyAdmin  # shown, never added, changed or deleted by hand
+
 from .models import Correction, Entry, Pairing, PairingGame, Rating, Round, Tournament
 from .selectors import tournament_bracket, tournament_standings
 from .services import correction_check, correction_record, tournament_cancel
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Shown, never added, changed or deleted by hand: a fold of the logs or a recorded fact."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class EntryInline(admin.TabularInline):

@@ -134,6 +134,32 @@ def tournament_bracket(*, tournament: Tournament) -> list[dict]:
         for p in r.pairings]} for r in results.rounds]
 
 
+def rating_fold(*, game: str, ratings: dict):
+    """The fold every rating comes from: each ended match of ``game`` played here (imported
+    matches name another service's bots) in a stable order (end time, then match id), rated
+    with openskill (Plackett-Luce, placings as ranks) into ``ratings`` ({bot id: rating}).
+    Yields ``(match, bots, rated)`` per match: its seats' bot ids (None for a seat that is no bot
+    version) and whether it was rated; a match with such a seat, or with one bot in several
+    seats, is rated for nobody. ratings_recompute stores where it ends; a bot page draws it."""
+    from openskill.models import PlackettLuce
+
+    from bots.models import BotVersion
+
+    model = PlackettLuce()
+    version_bot = dict(BotVersion.objects.filter(bot__game=game).values_list("pk", "bot_id"))
+    matches = Match.objects.filter(ruleset=game, status=Match.Status.ENDED, imported=False) \
+        .order_by("ended_at", "id").only("id", "seats", "result", "ended_at")
+    for match in matches:
+        bots = [version_bot.get(seat.get("bot_version")) for seat in match.seats]
+        if None in bots or len(set(bots)) != len(bots):
+            yield match, bots, False
+            continue
+        teams = [[ratings.get(bot) or model.rating(name=str(bot))] for bot in bots]
+        for bot, team in zip(bots, model.rate(teams, ranks=match.result["placings"])):
+            ratings[bot] = team[0]
+        yield match, bots, True
+
+
 def leaderboard(*, game: str) -> list[Rating]:
     return list(Rating.objects.filter(game=game).select_related("bot", "bot__owner").order_by("-ordinal", "bot_id"))
 

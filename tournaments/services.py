@@ -16,7 +16,7 @@ from replays.models import Match
 
 from . import formats
 from .models import Correction, Entry, Pairing, PairingGame, Rating, Round, Tournament
-from .selectors import tournament_results
+from .selectors import rating_fold, tournament_results
 
 
 def format_for(tournament: Tournament) -> "formats.Format":
@@ -209,9 +209,7 @@ def ratings_recompute(*, game: str) -> int:
     ratings replaced. A match where one bot holds several seats is not rated at all, and counted
     as ``self_play`` on that bot's rating. Returns matches rated.
     Recomputes of one game run one at a time (see _ratings_lock)."""
-    from openskill.models import PlackettLuce
-
-    model, ratings, counts, self_play = PlackettLuce(), {}, {}, {}
+    ratings, counts, self_play, rated = {}, {}, {}, 0
     with transaction.atomic():
         # Locked before the matches are read: a second recompute then waits, reads the history
         # including whatever ended meanwhile, and replaces the first one's rows; without the
@@ -222,24 +220,14 @@ def ratings_recompute(*, game: str) -> int:
         Tournament.objects.filter(game=game, status=Tournament.Status.FINISHED, rated=False) \
             .update(rated=True)
         Rating.objects.filter(game=game).delete()
-        # Imported matches name bots of the service they came from: never rated here.
-        matches = Match.objects.filter(ruleset=game, status=Match.Status.ENDED, imported=False) \
-            .order_by("ended_at", "id")
-        version_bot = dict(BotVersion.objects.filter(bot__game=game).values_list("pk", "bot_id"))
-        rated = 0
-        for match in matches.only("seats", "result"):
-            bots = [version_bot.get(seat.get("bot_version")) for seat in match.seats]
-            if None in bots:
-                continue  # not bot-version seats
-            if len(set(bots)) != len(bots):  # a bot against itself: nothing to learn
+        for _, bots, was_rated in rating_fold(game=game, ratings=ratings):
+            if was_rated:
+                for bot in bots:
+                    counts[bot] = counts.get(bot, 0) + 1
+                rated += 1
+            elif None not in bots:  # a bot against itself: nothing to learn
                 for bot in {b for b in bots if bots.count(b) > 1}:
                     self_play[bot] = self_play.get(bot, 0) + 1
-                continue
-            teams = [[ratings.get(bot) or model.rating(name=str(bot))] for bot in bots]
-            for bot, team in zip(bots, model.rate(teams, ranks=match.result["placings"])):
-                ratings[bot] = team[0]
-                counts[bot] = counts.get(bot, 0) + 1
-            rated += 1
         Rating.objects.bulk_create([Rating(game=game, bot_id=bot, mu=r.mu, sigma=r.sigma,
                                            ordinal=r.ordinal(), matches=counts[bot],
                                            self_play=self_play.get(bot, 0))

@@ -242,6 +242,12 @@ class Ruleset:
         returns its older editions here."""
         return self if version == self.spec.version else None
 
+    def card_catalogue(self) -> dict[str, dict]:
+        """What the printed cards of this edition say, by card id (the content of the box, the
+        same for everyone), for a viewer to write on a card it draws face up; {} for a game
+        without cards to describe."""
+        return {}
+
     def builtin_bots(self) -> dict[str, type]:
         """The bots this game ships, by name; every game has at least ``random``."""
         from .bots import RandomBot

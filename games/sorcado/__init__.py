@@ -608,6 +608,13 @@ class Sorcado(Ruleset):
             view["cards"] = card_facts(state, view)
         return view
 
+    def card_catalogue(self) -> dict[str, dict]:
+        """Every realm card of this edition's content: name, strength, margin, special rule and
+        faction modifiers (M.1-M.4)."""
+        return {card.id: {"name": card.name, "strength": card.strength, "margin": card.margin,
+                          "special": card.special, "modifiers": dict(card.modifiers)}
+                for card in CONTENT[self.spec.version].card.values()}
+
     def encode(self, state: dict) -> dict:
         return copy.deepcopy(state)
 

@@ -8,7 +8,6 @@ import re
 import sys
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -21,23 +20,13 @@ from games.engine import registry
 from replays.models import Match
 from replays.selectors import match_folder
 from tournaments.models import Rating, Tournament
-from tournaments.services import ratings_recompute, tournament_advance, tournament_create, tournament_start
+from tournaments.services import ratings_recompute, tournament_create, tournament_start
 from tournaments.services_drafts import tournament_draft_create, tournament_entry_add
 
+from .test_pages import OWN_SOURCE, _client, _play_out, _user
+
 GAME = "sorcado"
-OWN_SOURCE = b"import sys\nfor line in sys.stdin:\n    pass\n"
 TITLES = [r.spec.title for r in registry.builtin()]
-
-
-def _user(name, **extra):
-    return get_user_model().objects.create_user(username=name, password=f"{name}-Secret-123", **extra)
-
-
-def _client(user=None):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _get(client, url, status=200):
@@ -45,17 +34,6 @@ def _get(client, url, status=200):
     assert response.status_code == status, (url, response.status_code, response.content[:400])
     assert response["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
     return response.content.decode()
-
-
-def _play_out(tournament):
-    """Drive every match of the tournament and advance it until it finishes."""
-    for _ in range(50):
-        running = Match.objects.filter(pairing_game__pairing__tournament=tournament, status=Match.Status.RUNNING)
-        if not running.exists() and not tournament_advance(tournament_id=tournament.pk, queue=False):
-            break
-        for match in running:
-            match_drive(match_id=match.pk)
-    tournament.refresh_from_db()
 
 
 @pytest.fixture

@@ -1,29 +1,17 @@
 """A user uploads the example bot, plays it against a built-in bot with one command, and checks
 a bot locally with botcheck."""
 import json
-import os
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from bots.models import BotVersion
-from bots.sandbox import SandboxUnavailable, sandbox_check
 from replays.models import Event, Match
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "bots" / "random_bot.py"
 HOSTILE = Path(__file__).resolve().parent / "hostile"
-
-
-@pytest.fixture
-def sandbox_required():
-    try:
-        sandbox_check()
-    except SandboxUnavailable as exc:
-        if os.environ.get("ARENA_REQUIRE_SANDBOX") == "1":
-            pytest.fail(f"ARENA_REQUIRE_SANDBOX=1 but the sandbox is unavailable: {exc}")
-        pytest.skip(f"sandbox unavailable: {exc}")
 
 
 def test_upload_the_example_bot_and_play_it_against_a_builtin_bot(db, sandbox_required, capsys,

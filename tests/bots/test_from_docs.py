@@ -1,14 +1,12 @@
 """Acceptance test of the documentation: one bot per game, written from docs/protocol.md and
 docs/rules/*.md only (tests/bots/from_docs/), plays a whole match under botcheck without a fault
 and never misses a field the rules page documents."""
-import os
 import time
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
-from bots.sandbox import SandboxUnavailable, sandbox_check
 
 FROM_DOCS = Path(__file__).resolve().parent / "from_docs"
 MARK = "MISSING-DOC-FIELD"
@@ -21,16 +19,6 @@ GAMES = [
     ("warlock", "warlock.py", ["--options", '{"max_rounds": 5}']),
     ("wizard-kings", "wizard_kings.py", ["--options", '{"turn_limit": 2}']),
 ]
-
-
-@pytest.fixture
-def sandbox_required():
-    try:
-        sandbox_check()
-    except SandboxUnavailable as exc:
-        if os.environ.get("ARENA_REQUIRE_SANDBOX") == "1":
-            pytest.fail(f"ARENA_REQUIRE_SANDBOX=1 but the sandbox is unavailable: {exc}")
-        pytest.skip(f"sandbox unavailable: {exc}")
 
 
 @pytest.mark.parametrize("game,bot,options", GAMES, ids=[g[0] for g in GAMES])

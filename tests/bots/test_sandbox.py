@@ -39,17 +39,6 @@ LIMITS = Limits(memory_mb=256, cpu_seconds=10, processes=16, file_size_mb=1,
 
 
 @pytest.fixture
-def needs_sandbox():
-    """Skip without bwrap, or fail when CI requires the sandbox (ARENA_REQUIRE_SANDBOX=1)."""
-    try:
-        sandbox.sandbox_check()
-    except SandboxUnavailable as exc:
-        if os.environ.get("ARENA_REQUIRE_SANDBOX") == "1":
-            pytest.fail(f"ARENA_REQUIRE_SANDBOX=1 but the sandbox is unavailable: {exc}")
-        pytest.skip(f"sandbox unavailable: {exc}")
-
-
-@pytest.fixture
 def bot_dirs():
     """Makes bot directories as an upload would be stored: world-readable (the bot runs as an
     unprivileged uid), under a world-traversable base, removed afterwards."""
@@ -146,7 +135,7 @@ def assert_faulted(records: list[dict], reason: str) -> dict:
 
 # -- the example bot ---------------------------------------------------------------------------
 
-def test_example_bot_plays_a_whole_match_without_faults(needs_sandbox, bot_dirs):
+def test_example_bot_plays_a_whole_match_without_faults(sandbox_required, bot_dirs):
     bot = SandboxedBot(bot_dirs(EXAMPLE), time_control=CLOCK, limits=LIMITS)
     records = play_with_faults(bot)
     assert_completed(records)
@@ -174,7 +163,7 @@ def test_development_runner_kills_a_daemonized_child(bot_dirs):
 
 # -- contained: the attempt fails inside, the bot plays on -------------------------------------
 
-def test_memory_no_process_owns_is_refused(needs_sandbox, bot_dirs):
+def test_memory_no_process_owns_is_refused(sandbox_required, bot_dirs):
     """RLIMIT_AS counts a process's mappings only: SysV shared memory, memfd and POSIX message
     queues could hold gigabytes past the memory limit, owned by no process the OOM killer sees."""
     bot = hostile(bot_dirs, "uncounted_memory")
@@ -186,7 +175,7 @@ def test_memory_no_process_owns_is_refused(needs_sandbox, bot_dirs):
         assert f"MEMORY {name}: refused" in log, log
 
 
-def test_network_is_unreachable(needs_sandbox, bot_dirs):
+def test_network_is_unreachable(sandbox_required, bot_dirs):
     host_reaches_redis = _redis_up()  # then the failure inside is the sandbox's doing
     bot = hostile(bot_dirs, "network")
     records = play_with_faults(bot)
@@ -198,7 +187,7 @@ def test_network_is_unreachable(needs_sandbox, bot_dirs):
     assert "CONNECTED" not in log
 
 
-def test_writes_outside_tmp_fail(needs_sandbox, bot_dirs):
+def test_writes_outside_tmp_fail(sandbox_required, bot_dirs):
     host_path = outside_the_sandbox()
     bot = hostile(bot_dirs, "write_outside_tmp", **{"target.txt": str(host_path)})
     records = play_with_faults(bot)
@@ -211,7 +200,7 @@ def test_writes_outside_tmp_fail(needs_sandbox, bot_dirs):
     assert sorted(p.name for p in bot.code.iterdir()) == ["main.py", "marker.txt", "target.txt"]
 
 
-def test_another_bots_files_are_not_readable(needs_sandbox, bot_dirs):
+def test_another_bots_files_are_not_readable(sandbox_required, bot_dirs):
     secret = f"secret-{uuid.uuid4().hex}"
     other = bot_dirs(EXAMPLE, **{"secret.txt": secret})
     bot = hostile(bot_dirs, "read_other_bot", **{"target.txt": str(other / "secret.txt")})
@@ -223,7 +212,7 @@ def test_another_bots_files_are_not_readable(needs_sandbox, bot_dirs):
     assert bot.stderr_text.count(": failed (") == 4, bot.stderr_text
 
 
-def test_no_nested_user_namespace(needs_sandbox, bot_dirs):
+def test_no_nested_user_namespace(sandbox_required, bot_dirs):
     """In a user namespace of its own a bot could mount a tmpfs that no rlimit counts."""
     bot = hostile(bot_dirs, "user_namespace")
     records = play_with_faults(bot)
@@ -235,7 +224,7 @@ def test_no_nested_user_namespace(needs_sandbox, bot_dirs):
 
 # -- faults: recorded as forfeits, the match completes -----------------------------------------
 
-def test_fork_bomb_is_held_to_the_process_limit(needs_sandbox, bot_dirs):
+def test_fork_bomb_is_held_to_the_process_limit(sandbox_required, bot_dirs):
     bot = hostile(bot_dirs, "fork_bomb", clock=TimeControl(move_ms=1500, bank_ms=0))
     payload = assert_faulted(play_with_faults(bot), "timeout")
     assert_fork_bomb_held(payload["stderr"])
@@ -249,7 +238,7 @@ def assert_fork_bomb_held(stderr: str) -> None:
     assert fields["processes"] <= LIMITS.processes  # ...at the limit
 
 
-def test_memory_past_the_limit_crashes_the_bot(needs_sandbox, bot_dirs):
+def test_memory_past_the_limit_crashes_the_bot(sandbox_required, bot_dirs):
     # A clock far longer than the allocation needs: on a busy machine touching 256 MiB can take
     # longer than CLOCK allows, and then the bot would time out before it hit the limit.
     roomy = TimeControl(move_ms=CLOCK.move_ms, bank_ms=30_000)
@@ -259,40 +248,40 @@ def test_memory_past_the_limit_crashes_the_bot(needs_sandbox, bot_dirs):
     assert payload["exit_code"] == 1
 
 
-def test_infinite_loop_times_out(needs_sandbox, bot_dirs):
+def test_infinite_loop_times_out(sandbox_required, bot_dirs):
     payload = assert_faulted(play_with_faults(hostile(bot_dirs, "infinite_loop")), "timeout")
     assert CLOCK.move_ms + CLOCK.bank_ms <= payload["elapsed_ms"] < 3000
 
 
-def test_sleeping_past_the_clock_times_out(needs_sandbox, bot_dirs):
+def test_sleeping_past_the_clock_times_out(sandbox_required, bot_dirs):
     bot = hostile(bot_dirs, "sleeper")
     payload = assert_faulted(play_with_faults(bot), "timeout")
     assert CLOCK.move_ms + CLOCK.bank_ms <= payload["elapsed_ms"] < 3000
     assert bot.last_clock["bank_ms"] == 0
 
 
-def test_flooding_stdout_hits_the_output_limit(needs_sandbox, bot_dirs):
+def test_flooding_stdout_hits_the_output_limit(sandbox_required, bot_dirs):
     payload = assert_faulted(play_with_faults(hostile(bot_dirs, "flood_stdout")), "output_limit")
     assert payload["sent"] == "A" * 500
 
 
-def test_garbage_is_recorded_as_garbage(needs_sandbox, bot_dirs):
+def test_garbage_is_recorded_as_garbage(sandbox_required, bot_dirs):
     payload = assert_faulted(play_with_faults(hostile(bot_dirs, "garbage")), "garbage")
     assert payload["sent"].startswith("move the blue wizard please")
 
 
-def test_illegal_action_is_an_illegal_action_forfeit(needs_sandbox, bot_dirs):
+def test_illegal_action_is_an_illegal_action_forfeit(sandbox_required, bot_dirs):
     payload = assert_faulted(play_with_faults(hostile(bot_dirs, "illegal_action")), "illegal_action")
     assert json.loads(payload["sent"]) == {"type": "teleport", "wizard": 0, "to": "the moon"}
 
 
-def test_exit_at_start_is_a_crash(needs_sandbox, bot_dirs):
+def test_exit_at_start_is_a_crash(sandbox_required, bot_dirs):
     payload = assert_faulted(play_with_faults(hostile(bot_dirs, "exit_at_start")), "crash")
     assert payload["exit_code"] == 3
     assert "EXIT leaving at once" in payload["stderr"]
 
 
-def test_daemonized_child_does_not_survive_the_match(needs_sandbox, bot_dirs):
+def test_daemonized_child_does_not_survive_the_match(sandbox_required, bot_dirs):
     bot = hostile(bot_dirs, "leave_child")
     records = play_with_faults(bot)  # asserts no survivor: the daemon carries the marker
     assert_completed(records)
@@ -303,7 +292,7 @@ def test_daemonized_child_does_not_survive_the_match(needs_sandbox, bot_dirs):
 # -- the other way to a uid of its own: bwrap in a user namespace (the Docker worker) -----------
 
 @pytest.fixture
-def userns_mode(needs_sandbox, monkeypatch):
+def userns_mode(sandbox_required, monkeypatch):
     """Force the ``userns`` mode with an interpreter every uid can reach (the service's own lives
     under /root here); skip where the host cannot do it."""
     monkeypatch.setattr(jail, "MODES", ("userns",))
@@ -338,7 +327,7 @@ def test_userns_mode_contains_the_bot_too(userns_mode, bot_dirs, name, reason):
 
 # -- the protocol layer ------------------------------------------------------------------------
 
-def test_after_a_fault_the_next_act_restarts_the_bot(needs_sandbox, bot_dirs):
+def test_after_a_fault_the_next_act_restarts_the_bot(sandbox_required, bot_dirs):
     """The fault policy may ask a faulted seat again: a fresh process gets the hello with
     "restarts", and the killed process's late answer is never taken for a new one."""
     source = bot_dirs(EXAMPLE)
@@ -372,7 +361,7 @@ def test_after_a_fault_the_next_act_restarts_the_bot(needs_sandbox, bot_dirs):
     ('{"action": 1}\n{"action": 1}', "garbage"),  # the second line is unsolicited at the next act
     ('{"action": "' + "x" * 70_000 + '"}', "output_limit"),
 ], ids=["nan", "not-an-object", "no-action", "two-lines", "too-long"])
-def test_answer_envelope(needs_sandbox, bot_dirs, answer, reason):
+def test_answer_envelope(sandbox_required, bot_dirs, answer, reason):
     source = bot_dirs(EXAMPLE)
     (source / "main.py").write_text(
         "import sys\nfor line in sys.stdin:\n"
@@ -387,7 +376,7 @@ def test_answer_envelope(needs_sandbox, bot_dirs, answer, reason):
         assert fault.value.reason == reason
 
 
-def test_a_bot_does_not_run_while_other_seats_think(needs_sandbox, bot_dirs):
+def test_a_bot_does_not_run_while_other_seats_think(sandbox_required, bot_dirs):
     """RLIMIT_CPU counts per process: a background process (or a chain of them) could otherwise
     burn CPU the whole match, slowing the opponents whose clocks run on wall time."""
     act = {"type": "act", "seat": 0, "view": {}, "legal_actions": [1]}
@@ -405,7 +394,7 @@ def test_a_bot_does_not_run_while_other_seats_think(needs_sandbox, bot_dirs):
     assert ticks[2] - ticks[1] < 40, ticks
 
 
-def test_clock_draws_on_the_bank_beyond_move_time(needs_sandbox, bot_dirs):
+def test_clock_draws_on_the_bank_beyond_move_time(sandbox_required, bot_dirs):
     source = bot_dirs(EXAMPLE)
     (source / "main.py").write_text(
         "import sys, time\nfor line in sys.stdin:\n"
@@ -423,7 +412,7 @@ def test_clock_draws_on_the_bank_beyond_move_time(needs_sandbox, bot_dirs):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="as root only: otherwise bots run as the caller")
-def test_privately_stored_code_is_refused_not_blamed_on_the_bot(needs_sandbox, bot_dirs):
+def test_privately_stored_code_is_refused_not_blamed_on_the_bot(sandbox_required, bot_dirs):
     code = bot_dirs(EXAMPLE)
     code.chmod(0o700)  # the bot's uid could not read it: a crash would wrongly cost it the seat
     with pytest.raises(SandboxUnavailable, match="out of reach of the bot's unprivileged uid"):
@@ -462,7 +451,7 @@ def _redis_up() -> bool:
 # -- Issue 15.3: "an uploaded Python bot can import [the games package] inside the sandbox
 #    (read-only, the version the match runs)". -----------------------------------------------------
 
-def test_a_bot_imports_the_rules_read_only_in_the_sandbox(needs_sandbox, bot_dirs):
+def test_a_bot_imports_the_rules_read_only_in_the_sandbox(sandbox_required, bot_dirs):
     """The bot rebuilds the state from its view with the mounted engine, checks the engine's legal
     actions against the message's and answers with one; it answers garbage if it could write into
     the library. No fault means both held on every move."""
@@ -476,7 +465,7 @@ def test_a_bot_imports_the_rules_read_only_in_the_sandbox(needs_sandbox, bot_dir
     assert f"library at {jail.LIBRARY}" in bot.stderr_text
 
 
-def test_the_search_bot_of_the_library_docs_plays_in_the_sandbox(needs_sandbox, bot_dirs, tmp_path):
+def test_the_search_bot_of_the_library_docs_plays_in_the_sandbox(sandbox_required, bot_dirs, tmp_path):
     """docs/library.md's example, as printed, uploaded and played: no fault."""
     import re
 

@@ -163,15 +163,21 @@ def case_player_counts(key: str) -> list[int]:
     ruleset = ruleset_named(name)
     if options is None:
         return player_counts(ruleset)
-    counts = []
-    for players in player_counts(ruleset):
+    counts = settable_counts(ruleset, options, player_counts(ruleset))
+    assert counts, f"{key}: no player count can be set up"
+    return counts
+
+
+def settable_counts(ruleset: Ruleset, options: dict, counts) -> list[int]:
+    """Those of ``counts`` the ruleset can be set up for with ``options``."""
+    settable = []
+    for players in counts:
         try:
             ruleset.setup(players, ruleset.options(options))
         except InvalidOptions:
             continue
-        counts.append(players)
-    assert counts, f"{key}: no player count can be set up"
-    return counts
+        settable.append(players)
+    return settable
 
 
 def seed_for(index: int, salt: str = "") -> bytes:

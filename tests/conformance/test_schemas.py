@@ -17,9 +17,9 @@ import re
 import pytest
 
 from games.engine import schemas
-from games.engine.protocol import InvalidOptions, ToAct
+from games.engine.protocol import ToAct
 
-from .conftest import BUILTIN, CASES, case_key, case_named, detailed, drive, seed_for
+from .conftest import BUILTIN, CASES, case_key, case_named, detailed, drive, seed_for, settable_counts
 from .test_conformance import ROOT
 
 GAMES = sorted(BUILTIN)
@@ -122,13 +122,7 @@ def test_every_view_and_legal_action_of_the_random_playouts_matches_the_schemas(
                          ids=[case_key(name, options) for name, options in OPTION_CASES])
 def test_every_view_and_legal_action_with_the_main_options_matches_the_schemas(name, options):
     ruleset = BUILTIN[name]
-    counts = []
-    for players in (ruleset.spec.min_players, ruleset.spec.max_players):
-        try:
-            ruleset.setup(players, ruleset.options(options))
-        except InvalidOptions:
-            continue
-        counts.append(players)
+    counts = settable_counts(ruleset, options, (ruleset.spec.min_players, ruleset.spec.max_players))
     assert counts, f"{name} {options}: no seat count can be set up"
     for index, players in enumerate(counts):
         seed = seed_for(index, f"schemas {name} {options}")

@@ -22,7 +22,7 @@ from games.engine.log import Folder
 from games.engine.runner import playout
 
 SEED = b"bench-balance".ljust(32, b".")
-BEST = ("search", "heuristic", "greedy")
+BEST = ("heuristic", "greedy")
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -7,6 +7,9 @@
     bench/run.py --only balance --game wizard-kings --players 2 --games 1000 --write
                             re-run one game's balance for some player counts only; --write
                             replaces just those tables in BENCHMARKS.md
+    bench/run.py --only search --upto 30 --write
+                            the search bot's games in stages (each game is kept in
+                            bench/results/search; a later run goes on from there)
 
 ``fold`` needs nothing but Python. ``append`` needs PostgreSQL: BENCH_DATABASE_URL (default
 postgres://postgres@127.0.0.1:5432/arena_bench) names a database of its own, created if missing
@@ -40,6 +43,7 @@ from bench import load as load_bench  # noqa: E402
 from bench import games as games_bench  # noqa: E402
 from bench import protocol as protocol_bench  # noqa: E402
 from bench import recovery as recovery_bench  # noqa: E402
+from bench import search as search_bench  # noqa: E402
 from bench import steps as steps_bench  # noqa: E402
 from bench import swiss as swiss_bench  # noqa: E402
 from bench import tournament as tournament_bench  # noqa: E402
@@ -62,6 +66,8 @@ EXTRA = {
     "recovery": ("## Recovery: workers killed under a running tournament (bench/recovery.py)",
                  recovery_bench, "recovery.py"),
     "load": ("## Load: 200 clients against the production server (bench/load.py)", load_bench, "load.py"),
+    "search": ("## The search bot against each game's best bot (bench/search.py)", search_bench,
+               "in process"),
     "swiss": ("## Swiss: FIDE Dutch pairings against the reference engine (bench/swiss.py)",
               swiss_bench, "in process"),
     "viewer": ("## Opening a replay in the viewer, short and long match, in Chromium (bench/viewer.py)",
@@ -289,6 +295,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md")
     parser.add_argument("--quick", action="store_true", help="small sizes, to check it runs")
+    parser.add_argument("--upto", type=int, default=None,
+                        help="search: at most N games of each pairing this run (0: report the games "
+                             "bench/results/search holds); the full bench is hours of games")
     parser.add_argument("--game", action="append", default=[],
                         help="with --only balance: re-run these games only (repeatable); --write "
                              "keeps the other games' tables")
@@ -355,7 +364,8 @@ def main(argv: list[str]) -> int:
     for name, (heading, module, how) in EXTRA.items():
         if wanted(name):
             print(f"{name}: ...", file=sys.stderr, flush=True)
-            extra[name] = (module.run(quick=args.quick) if how == "in process"
+            staged = {"upto": args.upto} if name == "search" and args.upto is not None else {}
+            extra[name] = (module.run(quick=args.quick, **staged) if how == "in process"
                            else in_subprocess(how, quick=args.quick))
             print("\n".join([heading, "", *module.report(extra[name]), ""]), flush=True)
     print("\n".join(["## Reading", "", *reading(fold, append)]))

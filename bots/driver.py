@@ -109,6 +109,14 @@ def _lease_release(*, match_id, token: str, failures: int = 0) -> None:
         driver_token=f"{FAILED}{failures}" if failures else "")
 
 
+def builtin_bot(ruleset, name: str, seed: int, time_control: TimeControl):
+    """The built-in bot ``name`` in this process. No bank is kept for it: it is told the move
+    time and an empty bank, so a bot that thinks by the clock (search) stays within move_ms."""
+    bot = ruleset.bots()[name](ruleset, seed)
+    bot.clock = {"move_ms": time_control.move_ms, "bank_ms": 0}
+    return bot
+
+
 def seat_bot(*, seat: int, info: dict, ruleset, time_control: TimeControl, bot_seed: int,
              bank_ms: int | None = None):
     """The bot playing ``seat``: a built-in bot in process, or an uploaded bot in the sandbox
@@ -118,7 +126,7 @@ def seat_bot(*, seat: int, info: dict, ruleset, time_control: TimeControl, bot_s
 
     version = BotVersion.objects.select_related("bot").get(pk=info["bot_version"])
     if version.bot.kind == "builtin":
-        return ruleset.builtin_bots()[version.bot.builtin_name](ruleset, bot_seed * 1000 + seat)
+        return builtin_bot(ruleset, version.bot.builtin_name, bot_seed * 1000 + seat, time_control)
     unsandboxed = getattr(settings, "ARENA_ALLOW_UNSANDBOXED_BOTS", False)
     if not unsandboxed:
         sandbox_check()

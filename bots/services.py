@@ -26,8 +26,9 @@ MAX_DESCRIPTION = 2000
 
 
 def builtin_bots(ruleset_name: str) -> dict[str, type[EngineBot]]:
-    """Bots a game ships ({name: class}); every game has at least ``random``."""
-    return registry.get(ruleset_name).builtin_bots()
+    """Built-in bots that play a game ({name: class}): the game's own (every game has at
+    least ``random``) and ``search`` (Ruleset.bots)."""
+    return registry.get(ruleset_name).bots()
 
 
 def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | None = None,
@@ -150,7 +151,7 @@ def builtin_bot_versions(*, game: str) -> dict[str, BotVersion]:
     Idempotent, and safe when several workers call it at once."""
     game = _game_name(game)
     return {name: _builtin_bot_version(game=game, builtin_name=name, bot_class=bot_class)
-            for name, bot_class in sorted(registry.get(game).builtin_bots().items())}
+            for name, bot_class in sorted(registry.get(game).bots().items())}
 
 
 def _builtin_bot_version(*, game: str, builtin_name: str, bot_class: type) -> BotVersion:

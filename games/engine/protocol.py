@@ -226,8 +226,17 @@ class Ruleset:
         nothing but ``view`` and ``rng``, and may be played on to the end. A search bot samples
         the states the seat cannot tell apart this way (games/engine/search.py). A game without
         hidden information returns the state its view describes. Raises NotImplementedError for
-        a game that does not have it yet (the conformance suite lists those)."""
+        a game that does not have it (the conformance suite requires it of every registered
+        game)."""
         raise NotImplementedError(f"{self.spec.name} cannot determinize a view yet")
+
+    def score_now(self, state) -> list[float]:
+        """Each seat's score were the game scored as it stands, by the rules' own count (match
+        points so far, what a round's scoring would give now): higher is better, equal is a
+        tie. A search bot (games/engine/search.py) cuts its random playouts short and places
+        the seats by it, where playing on to the end says little about the move searched.
+        Optional: without it, playouts run to the end of the game."""
+        raise NotImplementedError
 
     def encode(self, state) -> Json:
         raise NotImplementedError
@@ -249,9 +258,20 @@ class Ruleset:
         return {}
 
     def builtin_bots(self) -> dict[str, type]:
-        """The bots this game ships, by name; every game has at least ``random``."""
+        """The bots this game ships, by name; every game has at least ``random``. The service
+        plays ``bots()``: these and the generic ``search`` bot."""
         from .bots import RandomBot
         return {"random": RandomBot}
+
+    def bots(self) -> dict[str, type]:
+        """Every built-in bot that plays this game, by name: the game's own (``builtin_bots``)
+        and, for every game that can ``determinize``, the generic search bot ``search``
+        (games/engine/search.py), registered here once for every game, present and future."""
+        from .search import SearchBot
+        bots = dict(self.builtin_bots())
+        if type(self).determinize is not Ruleset.determinize:
+            bots.setdefault(SearchBot.name, SearchBot)
+        return bots
 
     # -- shared helpers -----------------------------------------------------------------------
     def options(self, raw: dict | None = None):

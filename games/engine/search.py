@@ -17,7 +17,11 @@ One iteration (Cowling, Powley and Whitehouse's single-observer ISMCTS, open loo
    do not branch the tree (open loop: a node stands for the actions taken, and its statistics
    average over chance).
 3. **Expand** one untried action, then **play out** uniformly at random to the end (at most
-   ``ROLLOUT_EVENTS`` events; a playout cut there counts as a draw for every seat).
+   ``ROLLOUT_EVENTS`` events; a playout cut there counts as a draw for every seat). A game with
+   ``score_now`` (the score were the game scored as it stands) has its playouts cut after
+   ``PLAYOUT_DECISIONS`` decisions and the seats placed by that score: where a game runs long
+   and random play decides little (a Trap the Wizard round of 300 random rolls), the near future
+   says more about a move than a random end does.
 4. **Back up** every seat's reward, its placing scaled to [0, 1] (first 1, last 0, ties shared),
    each seat's statistics with its own reward: every seat is assumed to play for itself.
 
@@ -36,13 +40,16 @@ import math
 import time
 
 from .bots import Bot
-from .protocol import Chance, Ended, Event, Ruleset
+from .protocol import Chance, Ended, Event, Result, Ruleset
 
 EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
 MOVE_SHARE, BANK_SHARE, SAFETY_MS = 0.5, 0.02, 30
 DEFAULT_CLOCK = {"move_ms": 1000, "bank_ms": 0}  # when the message carries no clock
 MAX_ITERATIONS = 1_000_000
 ROLLOUT_EVENTS = 2_000
+# With a game's ``score_now``, a playout stops after this many decisions below the tree and the
+# seats are placed by the score as it stands (see the module docstring).
+PLAYOUT_DECISIONS = 20
 
 
 def sample_outcome(spec: dict, rng) -> list[int]:
@@ -61,10 +68,13 @@ def action_key(action) -> str:
 
 
 def rewards(result, players: int) -> list[float]:
-    """Each seat's placing scaled to [0, 1]: first 1, last 0; tied seats share a placing."""
+    """Each seat's place scaled to [0, 1], first 1 and last 0; seats tied at a placing share
+    the places they fill between them (two seats tied first of two get 0.5 each: a draw is
+    worth half a win, not a win)."""
     if players == 1:
         return [1.0]
-    return [(players - placing) / (players - 1) for placing in result.placings]
+    tied = {placing: list(result.placings).count(placing) for placing in set(result.placings)}
+    return [(players - placing - (tied[placing] - 1) / 2) / (players - 1) for placing in result.placings]
 
 
 class _Arm:
@@ -91,32 +101,43 @@ class SearchBot(Bot):
     """Information-set MCTS over ``determinize`` (see the module docstring)."""
 
     name = "search"
+    thinks = True
 
-    def __init__(self, ruleset: Ruleset, seed: int = 0, *, iterations: int | None = None):
+    def __init__(self, ruleset: Ruleset, seed: int = 0, *, iterations: int | None = None,
+                 think_ms: float | None = None, timer=time.perf_counter):
         super().__init__(ruleset, seed)
         self.iterations = iterations
+        # A fixed thinking time instead of a share of the clock, and the clock it is measured on
+        # (bench/search.py thinks 200 ms of the process's CPU time a move, so that a busy machine
+        # does not weaken the bot it measures).
+        self.think_ms, self.timer = think_ms, timer
         self.last_iterations = 0  # how many the last move ran (for the bench and tests)
+        self.last_seconds = 0.0  # and how long it thought
+        self._scores_now = type(ruleset).score_now is not Ruleset.score_now
 
     def budget_seconds(self, message: dict) -> float:
-        """The thinking time of this move, from the clock the message gives."""
-        clock = message.get("clock") or DEFAULT_CLOCK
+        """The thinking time of this move: ``think_ms`` if set, else from the clock the message
+        gives (or the bot was told)."""
+        if self.think_ms is not None:
+            return self.think_ms / 1000
+        clock = message.get("clock") or self.clock or DEFAULT_CLOCK
         ms = MOVE_SHARE * clock.get("move_ms", 0) + BANK_SHARE * clock.get("bank_ms", 0) - SAFETY_MS
         return max(ms, 1) / 1000
 
     def act(self, message: dict):
         legal = message["legal_actions"]
         if len(legal) == 1:
-            self.last_iterations = 0
+            self.last_iterations, self.last_seconds = 0, 0.0
             return legal[0]
-        seat, view = message["seat"], message["view"]
+        seat, view, timer = message["seat"], message["view"], self.timer
         cap = self.iterations if self.iterations is not None else MAX_ITERATIONS
-        deadline = (None if self.iterations is not None
-                    else time.perf_counter() + self.budget_seconds(message))
+        started = timer()
+        deadline = None if self.iterations is not None else started + self.budget_seconds(message)
         root, done = _Node(), 0
-        while done < cap and (deadline is None or time.perf_counter() < deadline):
+        while done < cap and (deadline is None or timer() < deadline):
             self._iterate(self.ruleset.determinize(view, seat, self.rng), root, seat)
             done += 1
-        self.last_iterations = done
+        self.last_iterations, self.last_seconds = done, timer() - started
         arms = root.arms.get(seat, {})
         scored = [(arms[key].visits, arms[key].reward, index) for index, key in
                   enumerate(action_key(action) for action in legal) if key in arms]
@@ -147,7 +168,8 @@ class SearchBot(Bot):
         ruleset, rng = self.ruleset, self.rng
         node: _Node | None = root  # None below the frontier: the playout
         path: list[tuple[_Arm, int]] = []
-        reward, events = None, 0
+        reward, events, decisions = None, 0, 0
+        cut = PLAYOUT_DECISIONS if self._scores_now else None
         while events < ROLLOUT_EVENTS:  # past it the playout is cut: a draw for everyone
             nxt = ruleset.next(state)
             if isinstance(nxt, Ended):
@@ -158,6 +180,12 @@ class SearchBot(Bot):
                 state = ruleset.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
                 continue
             if node is None:
+                if cut is not None:
+                    if decisions >= cut:
+                        scores = ruleset.score_now(state)
+                        reward = rewards(Result.from_scores(scores), len(scores))
+                        break
+                    decisions += 1
                 seat = nxt.seats[0]
                 action = rng.choice(ruleset.legal_actions(state, seat))
                 state = ruleset.apply(state, Event.action(seat, action))

@@ -13,7 +13,7 @@ three magic objects may start the endgame, one against all; the last seat in the
 
 A state is a plain JSON dict. ``advance`` carries out everything automatic (draws, events,
 the end of a fight) until a seat must decide or chance must fall, and records which in
-``phase`` and ``actor``.
+``phase`` and ``actor``. Matches stored under version 1 fold by the edition in editions.py.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from .table import (MAX_ACTIVE, cats_in_hand, colours_in_hand, gain_object, has_
                     spells_in_hand, traps_in_hand)
 from .views import hidden_items, public_view, seat_view
 
-SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=1, min_players=2,
+SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=2, min_players=2,
                 max_players=4, chance=True, hidden_information=True, simultaneous=False,
                 rulebook="imperial-twing.de.md")
 DIE = {"kind": "dice", "count": 1, "sides": DIE_SIDES}
@@ -637,14 +637,15 @@ def clone(state: dict) -> dict:
     return new
 
 
-def forfeit(state: dict, seat: int) -> None:
+def forfeit(state: dict, seat: int, version: int = SPEC.version) -> None:
     """D14: a seat that forfeits leaves at once; a fight it fights in is called off, a support
-    it gave is returned, a turn it was taking ends."""
+    it gave is returned, a turn it was taking ends. ``version`` is the edition's: version 1
+    (editions.py) kept no ``revealed`` and lost a forfeiting supporter's card."""
     if seat not in in_play(state) or state["end"] is not None:
         return
     fight = state["fight"]
     if fight is not None and seat in fights.fighters(fight):
-        fights.cancel_fight(state)
+        fights.cancel_fight(state, recall=version >= 2)
         if state["duel"] is not None:
             state["ornicles"][state["duel"]["attacker"]] += 1
             state["duel"] = None
@@ -654,6 +655,9 @@ def forfeit(state: dict, seat: int) -> None:
             fight["supporters"].remove(sup)
             fight["stakes"] -= 1
             state["ornicles"][seat] += 1
+            if version >= 2:  # the card goes back too, to be discarded with the seat's (leave)
+                pile = state["hands"] if CARD[sup["card"]].kind == "spell" else state["retinues"]
+                pile[seat].append(sup["card"])
         fight["support_queue"] = [s for s in fight["support_queue"] if s != seat]
     if state["give"] is not None and state["give"]["seat"] == seat:
         state["give"] = None
@@ -703,7 +707,7 @@ class ImperialTwing(Ruleset):
         """The next state; ``state`` itself is never changed."""
         if event.kind == "forfeit":
             new = clone(state)
-            forfeit(new, forfeiting_seat(state["players"], event.seat))
+            forfeit(new, forfeiting_seat(state["players"], event.seat), self.spec.version)
         elif event.kind == "chance":
             outcome = chance.due_outcome(self.next(state), event.payload)
             new = clone(state)
@@ -716,10 +720,17 @@ class ImperialTwing(Ruleset):
         else:
             raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
         advance(new)
+        if self.spec.version >= 2:  # version 1 never has a ``revealed`` to forget
+            fights.forget_played(new)
         return new
 
     def view(self, state: dict, seat: int | None) -> dict:
         return public_view(state) if seat is None else seat_view(state, seat)
+
+    def determinize(self, view: dict, seat: int, rng) -> dict:
+        """The seat's view with what it cannot see drawn (games/imperial_twing/determinize.py)."""
+        from .determinize import determinize
+        return determinize(view, seat, rng)
 
     def encode(self, state: dict) -> dict:
         return copy.deepcopy(state)
@@ -762,6 +773,14 @@ class ImperialTwing(Ruleset):
     def builtin_bots(self) -> dict[str, type]:
         from .bots import HeuristicBot
         return {"random": RandomBot, "heuristic": HeuristicBot}
+
+    def edition(self, version: int):
+        """Version 1 (before ``revealed`` and the forfeiting supporter's card, D14) for the
+        matches stored under it."""
+        if version == 1:
+            from .editions import IMPERIAL_TWING_V1
+            return IMPERIAL_TWING_V1
+        return super().edition(version)
 
 
 register(ImperialTwing())

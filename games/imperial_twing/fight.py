@@ -415,19 +415,48 @@ def settle_supporters(state: dict, outcome: dict | None) -> None:
         (state["retinues"][seat] if keep else state["discard"]).append(card)
 
 
-def cancel_fight(state: dict) -> None:
+def cancel_fight(state: dict, *, recall: bool = True) -> None:
     """D14: a fight whose fighter leaves is called off: every card goes back where it came
-    from and every stake to its owner."""
+    from and every stake to its owner. ``recall``: the spells back in a hand stay known
+    (``reveal``); version 1 (editions.py) kept no such record."""
     fight = state["fight"]
     for seat in fighters(fight):
         side = fight["sides"][seat]
         state["hands"][seat] += side["spells"]
+        if recall:
+            reveal(state, seat, side["spells"])
         state["retinues"][seat] += [c for u in side["units"] for c in (u["card"], u["rider"]) if c]
     for sup in fight["supporters"]:
-        pile = state["hands"] if CARD[sup["card"]].kind == "spell" else state["retinues"]
-        pile[sup["seat"]].append(sup["card"])
+        if CARD[sup["card"]].kind == "spell":
+            state["hands"][sup["seat"]].append(sup["card"])
+            if recall:
+                reveal(state, sup["seat"], [sup["card"]])
+        else:
+            state["retinues"][sup["seat"]].append(sup["card"])
         state["ornicles"][sup["seat"]] += 1
     state["fight"] = None
+
+
+def reveal(state: dict, seat: int, cards: list[str]) -> None:
+    """D14: cards that lay face up go back to a hand, so every seat knows they are there (the
+    views' ``revealed``; issue 15.1, perfect recall). The key exists only while it names a
+    card, so states without one encode as they always did; it is replaced, never changed in
+    place (``clone`` shares it)."""
+    if cards:
+        shown = [list(c) for c in state.get("revealed") or [[]] * state["players"]]
+        shown[seat] += cards
+        state["revealed"] = shown
+
+
+def forget_played(state: dict) -> None:
+    """A revealed card that left its hand (laid, discarded) is no longer known to be there."""
+    shown = state.get("revealed")
+    if shown:
+        kept = [[c for c in cards if c in hand] for cards, hand in zip(shown, state["hands"])]
+        if any(kept):
+            state["revealed"] = kept
+        else:
+            del state["revealed"]
 
 
 def summary(fight: dict, outcomes: list[dict]) -> dict:

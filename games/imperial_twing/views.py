@@ -2,8 +2,10 @@
 
 Everything on the table is public: characters, retinues, objects (active and set aside),
 ornicles, the face-up objects, the discard piles, every card laid in a fight, every die and
-every event. Hidden are the hands (each seat sees its own) and the order of the three decks. At
-the end every hand is shown.
+every event, and the bookkeeping of the turn that everyone follows (the draws and events still
+due, who has passed in a window, the takings still to come). Hidden are the hands (each seat
+sees its own, and everyone sees the cards a called-off fight gave back, D14) and the order of
+the three decks. At the end every hand is shown.
 """
 from __future__ import annotations
 
@@ -40,6 +42,11 @@ def public_view(state: dict) -> dict:
         "giving": state["give"]["seat"] if state["give"] else None,
         "last_fight": state["last_fight"],
         "result": dict(state["end"], scores=list(state["end"]["scores"])) if over else None,
+        "start_tied": list(state["start_tied"]), "arranged": state["arranged"],
+        "turn_over": state["turn_over"], "pending_draws": [dict(t) for t in state["draws"]],
+        "pending_events": list(state["event_queue"]), "takes": [dict(t) for t in state["takes"]],
+        "reshuffles": state["reshuffles"], "event_reshuffles": state["event_reshuffles"],
+        "revealed": revealed(state),
     }
     if over:
         view["hands"] = [list(h) for h in state["hands"]]
@@ -61,7 +68,16 @@ def fight_view(fight: dict | None) -> dict | None:
             "defenders": list(fight["defenders"]), "step": fight["step"], "sides": sides,
             "rolling": list(fight["rolling"]),
             "supporters": [dict(s) for s in fight["supporters"]], "stakes": fight["stakes"],
-            "events": [list(e) for e in fight["events"]], "quake": fight["quake"]}
+            "events": [list(e) for e in fight["events"]], "quake": fight["quake"],
+            "window": dict(fight["window"]) if fight["window"] else None,
+            "support_queue": list(fight["support_queue"])}
+
+
+def revealed(state: dict) -> list[list[str]]:
+    """D14: per seat the cards in its hand that everyone saw go back there (a called-off fight
+    returns the spells laid in it); the state keeps them only while there are any."""
+    shown = state.get("revealed")
+    return [list(cards) for cards in shown] if shown else [[] for _ in range(state["players"])]
 
 
 def seat_view(state: dict, seat: int) -> dict:
@@ -85,11 +101,12 @@ def _public_mentions(state: dict) -> set[str]:
 
 
 def hidden_items(state: dict, seat: int | None) -> set[str]:
-    """Card ids ``seat`` holds privately (its hand); for None, the cards nobody has seen (the
+    """Card ids ``seat`` holds privately (its hand, less what everyone saw go there: the last
+    fight's cards, ``revealed``); for None, the cards nobody has seen (the
     decks before they were first reshuffled, the object deck). All public at the end."""
     if state["end"] is not None:
         return set()
-    public = _public_mentions(state)
+    public = _public_mentions(state) | {c for cards in revealed(state) for c in cards}
     if seat is not None:
         return set(state["hands"][seat]) - public
     unseen = set(state["object_deck"])

@@ -514,6 +514,13 @@ def seat_view(state: dict, seat: int) -> dict:
     return view
 
 
+def known_by(state: dict) -> list[list[int]]:
+    """D7: per position the seats that know the card lying there. Public: who looked where and
+    every movement are seen by all, only the cards are not; a seat remembers it (issue 15.1)."""
+    known = state["known"]
+    return [[s for s, cards in enumerate(known) if cards[pos] is not None] for pos in range(GRID)]
+
+
 def card_facts(state: dict, view: dict) -> dict:
     """M.1-M.4, D16, D20-D22: what each card the view names is, so that a bot needs no copy of
     the tables: a mage card's faction and power; a realm card's printed name, strength, margin,
@@ -605,8 +612,14 @@ class Sorcado(Ruleset):
     def view(self, state: dict, seat: int | None) -> dict:
         view = public_view(state) if seat is None else seat_view(state, seat)
         if self.spec.version >= 2:  # version 1's views (editions.py) keep the shape they had
+            view.update(freed=list(state["freed"]), known_by=known_by(state))
             view["cards"] = card_facts(state, view)
         return view
+
+    def determinize(self, view: dict, seat: int, rng) -> dict:
+        """The seat's view with what it cannot see drawn (games/sorcado/determinize.py)."""
+        from .determinize import determinize
+        return determinize(view, seat, rng, self.spec.version)
 
     def card_catalogue(self) -> dict[str, dict]:
         """Every realm card of this edition's content: name, strength, margin, special rule and

@@ -538,6 +538,13 @@ class TrapTheWizard(Ruleset):
         """No hidden information: the view carries the whole state (``rng`` draws nothing)."""
         return self.decode(view["state"])
 
+    def score_now(self, state: State) -> list[int]:
+        """§5.2, §5.3, D12: the match points so far plus what the round would score now (the
+        enemy wizards each seat has brought home or holds); a forfeited seat scores below all."""
+        points = [total + state.delivered[s] + held_enemies(state, s)
+                  for s, total in enumerate(totals(state))]
+        return [-1 if s in state.forfeited else p for s, p in enumerate(points)]
+
     def view(self, state: State, seat: int | None) -> dict:
         """No hidden information: the whole state, the match points and the board to draw."""
         return {"state": self.encode(state), "joker": state.joker, "scores": totals(state),

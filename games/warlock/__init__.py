@@ -9,7 +9,8 @@ wizard in the game wins (6).
 
 Modules: ``content`` (wizard cards, spell book, both tables), ``combat`` (plays, values, what a
 defence does), ``rules`` (the flow of a match as a task list), this module (the engine contract:
-checks with reasons, views), ``bots`` (the heuristic bot).
+checks with reasons, views), ``knowledge`` (what a seat knows of the hidden cards, and
+``determinize``), ``bots`` (the heuristic bot).
 """
 from __future__ import annotations
 
@@ -24,11 +25,11 @@ from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction
                                    ToAct, forfeiting_seat, option)
 from games.engine.registry import register
 
-from . import combat, rules
+from . import combat, knowledge, rules
 from .core import clone
 from .content import WIZARD, kind
 
-SPEC = GameSpec(name="warlock", title="Warlock", version=1, min_players=2, max_players=6,
+SPEC = GameSpec(name="warlock", title="Warlock", version=2, min_players=2, max_players=6,
                 chance=True, hidden_information=True, simultaneous=True,
                 rulebook="warlock.de.md")
 
@@ -208,7 +209,7 @@ def public_view(state: dict) -> dict:
         "deck_size": len(state["deck"]), "discard": list(state["discard"]),
         "log": copy.deepcopy(state["log"]),
         "scores": None if state["scores"] is None else list(state["scores"]),
-        "end_reason": state["end_reason"],
+        "end_reason": state["end_reason"], "flow": knowledge.flow_view(state),
     }
 
 
@@ -221,10 +222,12 @@ def _secret_token(state: dict, seat: int) -> str | None:
 
 
 def seat_view(state: dict, seat: int) -> dict:
-    """The public view plus the seat's hand and its own pending secret choice."""
+    """The public view plus the seat's hand, what it knows of the cards it cannot see
+    (``shuffles``) and its own pending secret choice."""
     view = public_view(state)
     choice = state["choices"].get(str(seat))
     view.update(seat=seat, hand=list(state["hands"][seat]),
+                shuffles=knowledge.shuffles_view(state, seat),
                 my_choice=None if choice is None else {"action": copy.deepcopy(choice),
                                                        "token": _secret_token(state, seat)})
     return view
@@ -290,6 +293,10 @@ class Warlock(Ruleset):
         """What ``seat`` may know; None: the public view."""
         return public_view(state) if seat is None else seat_view(state, seat)
 
+    def determinize(self, view: dict, seat: int, rng) -> dict:
+        """A state drawn from those ``seat`` cannot tell apart (see ``knowledge``)."""
+        return knowledge.determinize(view, seat, rng)
+
     def encode(self, state: dict) -> dict:
         """The state is plain JSON already."""
         return copy.deepcopy(state)
@@ -297,6 +304,14 @@ class Warlock(Ruleset):
     def decode(self, data: dict) -> dict:
         """The inverse of ``encode``."""
         return copy.deepcopy(data)
+
+    def edition(self, version: int):
+        """Version 1 (before the state kept what everyone knows of the hidden cards) for the
+        matches stored under it (editions.py)."""
+        if version == 1:
+            from .editions import WARLOCK_V1
+            return WARLOCK_V1
+        return super().edition(version)
 
     # -- hooks ------------------------------------------------------------------------------
     def hidden_items(self, state: dict, seat: int | None) -> set[str]:

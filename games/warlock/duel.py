@@ -409,6 +409,7 @@ def after_cut(state: dict, task: dict, outcome: int | None) -> None:
         number = kind(card).number
         if source is state["deck"]:
             state["deck"] = state["deck"][outcome:] + state["deck"][:outcome]
+            state["book_bottom"] = kind(card).key  # D24: its place is public
         state["cut"] = {"seat": task["seat"], "spell": kind(card).key, "number": number}
         log(state, event="cut", seat=task["seat"], spell=kind(card).key, number=number)
     if walk is None:

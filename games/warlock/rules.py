@@ -148,7 +148,9 @@ def options_for(state: dict, task: dict, seat: int | None = None) -> list[dict]:
 
 def new_state(players: int, options: dict) -> dict:
     """2: every wizard draws a wizard card (one dice event each), then the book is shuffled and
-    seven cards dealt to each; every wizard starts with 199 energy (7: option)."""
+    seven cards dealt to each; every wizard starts with 199 energy (7: option). ``reshuffles``,
+    ``shuffled_in``, ``book_bottom`` and ``known`` keep what everyone knows of the hidden cards
+    (see ``knowledge``)."""
     return {
         "players": players, "options": options, "round": 0, "segment": 0, "phase": "play",
         "wizard": [None] * players, "energy": [options["energy"]] * players,
@@ -158,6 +160,7 @@ def new_state(players: int, options: dict) -> dict:
         "exhausted": [False] * players, "dm": 0, "next_dm": None, "circle": [],
         "choices": {}, "threats": [], "walks": [], "cut": None, "reflections": 0,
         "next_threat": 1, "log": [], "scores": None, "end_reason": None,
+        "reshuffles": 0, "shuffled_in": {}, "book_bottom": None, "known": [],
         "tasks": [{"kind": "wizard", "seat": s} for s in range(players)] + [{"kind": "deal"}],
     }
 

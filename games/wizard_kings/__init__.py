@@ -9,7 +9,7 @@ a block is but not its kind or strength until a battle reveals it (2.0, 5.1).
 Modules: ``board`` (maps as data, the hex grid), ``content`` (armies and spells as data),
 ``state`` (queries), ``movement`` (4.x), ``battle`` (5.x), ``build`` (6.x and 1.22), ``rules``
 (the flow of a match), this module (the engine contract: options, checks with reasons, views),
-``bots`` (the heuristic bot).
+``determinize`` (a state drawn from a seat's view), ``bots`` (the heuristic bot).
 """
 from __future__ import annotations
 
@@ -25,12 +25,12 @@ from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction
                                    Result, Ruleset, ToAct, forfeiting_seat, option)
 from games.engine.registry import register
 
-from . import rules, scenarios
+from . import determinize, rules, scenarios
 from .board import MapError, board_of
 from .content import army_keys, armies, extras
 from .state import controller, moon
 
-SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=1, min_players=2,
+SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=2, min_players=2,
                 max_players=7, chance=True, hidden_information=True, simultaneous=True,
                 rulebook="wizard-kings.eo.md")
 
@@ -153,6 +153,12 @@ def _decision(state: dict) -> str:
 
 # -- views --------------------------------------------------------------------------------------
 
+# What a seat did in its draft that limits what it may still do (6.5: a block that gave a step
+# takes none; D34: gold is not bought back; 2.7: one hand-over and one take an artefact): its
+# own choices, so its view keeps them (perfect recall).
+DRAFT_LISTS = ("gave", "got", "spent", "bought", "handed", "took")
+
+
 def _board_view(maps: tuple[str, ...]) -> dict:
     """The board as data for the views (static for a match)."""
     b = board_of(maps)
@@ -201,6 +207,7 @@ def _block_view(state: dict, bid: str, blk: dict, seat: int | None) -> dict:
     else:
         if blk["known"]:                                # a block regrouped into a battle hex
             view["kind"] = blk["kind"]                  # after its start stays face down
+            view["cast"] = blk["cast"]                  # casting shows the wizard (D14)
             if fighting:
                 view["steps"] = blk["steps"]
         if art and art["known"]:
@@ -235,9 +242,14 @@ def _battle_view(state: dict) -> dict | None:
             "turns": list(battle["turns"]), "current": battle["current"],
             "hits": None if hits is None else {"left": hits["left"], "by": hits["by"],
                                                 "spell": hits["spell"],
-                                                "among": list(hits.get("among", []))},
+                                                "among": list(hits.get("among", [])),
+                                                "seat": hits["seat"], "target": hits["target"],
+                                                "chooser": hits.get("chooser")},
             "cast": None if battle["cast"] is None else dict(battle["cast"]),
             "dispellers": [a for a in battle["asked"] if isinstance(a, str)],
+            "switching": [a for a in battle["asked"] if isinstance(a, int)],
+            "retreats": dict(sorted(battle["retreats"].items())),
+            "roll": _clone(battle["roll"]),
             "forced": list(battle["forced"]), "pursuit": battle["pursuit"],
             "winner": battle["winner"], "holder": battle["holder"],
             "regrouped": list(battle["regrouped"]), "arming": list(battle.get("arming", [])),
@@ -261,8 +273,10 @@ def public_view(state: dict, seat: int | None = None) -> dict:
         "blocks": blocks,
         "fights": {h: {"attacker": f["attacker"], "defender": f["defender"],
                        "sides": dict(sorted(f["sides"].items())),
-                       "entered": {k: list(v) for k, v in sorted(f["entered"].items())}}
+                       "entered": {k: list(v) for k, v in sorted(f["entered"].items())},
+                       "crossed": {k: list(v) for k, v in sorted(f.get("crossed", {}).items())}}
                    for h, f in sorted(state["fights"].items())},
+        "new_blocks": [_new_block_view(blk, seat) for blk in state["new_blocks"]],
         "battle": _battle_view(state), "queue": list(state["queue"]),
         "lying": {h: [dict(a) for a in items] for h, items in sorted(state.get("lying", {}).items())},
         "building": (rules.build.waiting(state) if state["phase"] in ("recruit", "build", "place")
@@ -274,7 +288,25 @@ def public_view(state: dict, seat: int | None = None) -> dict:
         "scores": None if state["scores"] is None else list(state["scores"]),
         "end_reason": state["end_reason"],
         "scenario": scenarios.view(state),
+        "chaos": sorted({b["kind"] for b in [*state["blocks"].values(), *state["new_blocks"]]
+                         if b["kind"].startswith("chaos/")}),
+        "next_id": state["next_id"], "rerolls": state["initiative"]["rerolls"],
+        "ports": {k: list(v) for k, v in sorted(state["ports"].items())},
+        "port_use": dict(sorted(state["port_use"].items())),
     }
+    view["new_blocks"].sort(key=lambda b: json.dumps(b, sort_keys=True))
+    return view
+
+
+def _new_block_view(blk: dict, seat: int | None) -> dict:
+    """A block the reveal put on the board that the ids shuffle has still to name (6.0): where
+    it stands for everyone, its kind and strength for its owner."""
+    view = {"owner": blk["owner"], "hex": blk["hex"], "armed": bool(blk.get("artefact"))}
+    if seat == blk["owner"]:
+        view.update(kind=blk["kind"], steps=blk["steps"])
+        if blk.get("artefact"):
+            art = blk["artefact"]
+            view["artefact"] = {"key": art["key"], "known": art["known"], "steps": art["steps"]}
     return view
 
 
@@ -315,6 +347,8 @@ def seat_view(state: dict, seat: int) -> dict:
                        if blk.get("artefact") else {})}
                    for bid, blk in sorted(draft["blocks"].items())],
         "dropped": [dict(d) for d in draft.get("dropped", ())],
+        **{key: list(draft[key]) for key in DRAFT_LISTS if key in draft},
+        "new": draft["new"],
         **scenarios.draft_view(draft)}
     return view
 
@@ -379,11 +413,23 @@ class WizardKings(Ruleset):
     def view(self, state: dict, seat: int | None) -> dict:
         return public_view(state) if seat is None else seat_view(state, seat)
 
+    def determinize(self, view: dict, seat: int, rng) -> dict:
+        """Everything the seat does not see drawn with ``rng`` (module ``determinize``)."""
+        return determinize.determinize(view, seat, rng)
+
     def encode(self, state: dict) -> dict:
         return _clone(state)
 
     def decode(self, data: dict) -> dict:
         return _clone(data)
+
+    def edition(self, version: int):
+        """Version 1 (before a fight recorded which block came in through which hexside) for
+        the matches stored under it (editions.py)."""
+        if version == 1:
+            from .editions import WIZARD_KINGS_V1
+            return WIZARD_KINGS_V1
+        return super().edition(version)
 
     # -- hooks ------------------------------------------------------------------------------
     def hidden_items(self, state: dict, seat: int | None) -> set[str]:

@@ -23,6 +23,7 @@ shuffle (so an id tells nothing of its kind). Actions, one step each:
 from __future__ import annotations
 
 import copy
+from functools import lru_cache
 
 from .board import Board
 from .content import armies, artefact_of, kind_of
@@ -35,22 +36,26 @@ SETUP_GOLD = "purse"   # the key of the recruitment budget in a draft's gold
 def open_drafts(state: dict, *, setup: bool) -> None:
     """Start a build (or the recruitment): one private draft per seat still in the match."""
     state["drafts"] = {}
-    b = board(state)
     for seat in range(state["players"]):
-        if seat in state["forfeited"]:
-            continue
-        mine = {bid: copy.deepcopy(blk) for bid, blk in state["blocks"].items()
-                if blk["owner"] == seat}
-        if setup:
-            gold = {SETUP_GOLD: state["options"]["army_gold"]}
-        else:
-            gold = {h: state["gold"].get(h, 0) for h in b.cities if controller(state, h) == seat}
-        state["drafts"][str(seat)] = {"blocks": mine, "gold": gold, "new": 0, "done": False,
-                                      "setup": setup, "gave": [], "got": [], "spent": [],
-                                      "bought": [], "handed": [], "dropped": [], "took": []}
+        if seat not in state["forfeited"]:
+            state["drafts"][str(seat)] = fresh_draft(state, seat, setup=setup)
 
 
-def _cities(state: dict, seat: int, draft: dict) -> list[str]:
+def fresh_draft(state: dict, seat: int, *, setup: bool) -> dict:
+    """``seat``'s draft as a build opens: its blocks as they stand, the gold of its friendly
+    cities (6.1), or at setup its purse (1.22)."""
+    mine = {bid: copy.deepcopy(blk) for bid, blk in state["blocks"].items()
+            if blk["owner"] == seat}
+    if setup:
+        gold = {SETUP_GOLD: state["options"]["army_gold"]}
+    else:
+        gold = {h: state["gold"].get(h, 0) for h in board(state).cities
+                if controller(state, h) == seat}
+    return {"blocks": mine, "gold": gold, "new": 0, "done": False, "setup": setup, "gave": [],
+            "got": [], "spent": [], "bought": [], "handed": [], "dropped": [], "took": []}
+
+
+def building_cities(state: dict, seat: int, draft: dict) -> list[str]:
     """Where ``seat`` may build: its friendly cities (6.2), at setup its own map's cities."""
     if draft["setup"]:
         return sorted(h for h, owner in state["city_owner"].items() if owner == seat)
@@ -67,9 +72,9 @@ def _cost_ok(draft: dict, hex_: str, cost: int) -> bool:
     return draft["gold"].get(hex_, 0) >= cost
 
 
-def _uncovered(state: dict, seat: int, draft: dict) -> list[str]:
+def uncovered_cities(state: dict, seat: int, draft: dict) -> list[str]:
     """1.22: the seat's cities with no block yet (every one needs one at setup)."""
-    return [h for h in _cities(state, seat, draft) if not _here(draft, h)]
+    return [h for h in building_cities(state, seat, draft) if not _here(draft, h)]
 
 
 def _setup_affordable(state: dict, seat: int, draft: dict, cost: int, covers: str | None,
@@ -77,11 +82,23 @@ def _setup_affordable(state: dict, seat: int, draft: dict, cost: int, covers: st
     """1.22: after paying ``cost`` the purse must still put a block on every empty city."""
     left = draft["gold"][SETUP_GOLD] - cost
     still = [h for h in uncovered if h != covers]
-    # ships and havens stand only in ports (2.38, 2.39): they never count as covering a city
-    costs = sorted(kind_of(k).cost for k, n in spare.items()
-                   for _ in range(n - (1 if k == kind else 0))
-                   if not kind_of(k).traits & {"water", "haven"})
+    costs = _cover_costs(tuple(sorted(spare.items())))
+    if kind is not None and spare.get(kind) and _covers(kind):
+        costs = list(costs)
+        costs.remove(kind_of(kind).cost)                # the block being bought
     return len(costs) >= len(still) and sum(costs[:len(still)]) <= left
+
+
+def _covers(kind: str) -> bool:
+    """Ships and havens stand only in ports (2.38, 2.39): they never count as covering a city."""
+    return not kind_of(kind).traits & {"water", "haven"}
+
+
+@lru_cache(maxsize=256)
+def _cover_costs(spare: tuple) -> tuple[int, ...]:
+    """The costs of the spare blocks that can cover a city, cheapest first (asked for every
+    kind and city of a recruitment: worth remembering)."""
+    return tuple(sorted(kind_of(k).cost for k, n in spare for _ in range(n) if _covers(k)))
 
 
 def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
@@ -91,9 +108,9 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
     b: Board = board(state)
     result = []
     spare = pool(state, seat, draft["blocks"])
-    uncovered = _uncovered(state, seat, draft) if draft["setup"] else []
+    uncovered = uncovered_cities(state, seat, draft) if draft["setup"] else []
     wanted = only.get("type") if isinstance(only, dict) else None
-    cities = every_city = _cities(state, seat, draft)
+    cities = every_city = building_cities(state, seat, draft)
     if wanted == "recruit":
         cities = [h for h in cities if h == only.get("hex")]
     elif wanted == "add":

@@ -291,7 +291,7 @@ def _move_decision(state: dict, seat: int, action: dict) -> None:
             defender = defenders.pop()
             fight = state["fights"][to] = {"attacker": seat, "defender": defender,
                                            "sides": {str(defender): "defend", str(seat): "attack"},
-                                           "entered": {}, "crossings": {}}
+                                           "entered": {}, "crossings": {}, "crossed": {}}
         elif str(seat) not in fight["sides"]:
             fight["sides"][str(seat)] = action["side"]  # 4.9: a third player picks a side
         my_side = fight["sides"][str(seat)]
@@ -300,6 +300,7 @@ def _move_decision(state: dict, seat: int, action: dict) -> None:
         if seat in fight["entered"][hs]:
             fight["entered"][hs].remove(seat)
         fight["entered"][hs].append(seat)
+        fight.setdefault("crossed", {}).setdefault(hs, []).append(bid)   # public: who came where
         if not kind_of(blk["kind"]).flyer and "hero" not in kind_of(blk["kind"]).traits:
             crossings = fight["crossings"].setdefault(my_side, {})
             crossings[hs] = crossings.get(hs, 0) + 1

@@ -310,30 +310,14 @@ def _start_placing(state: dict) -> bool:
     run = state["scenario"]
     run["stage"] = "placed"
     fixed, drafts = [], {}
-    roles = _rule(state, "army_roles")
     for seat in range(state["players"]):
-        if s.sides:
-            side_ = s.sides[seat]
-            pieces, area = side_["blocks"], side_.get("place")
-        elif _rule(state, "capitals"):
-            pieces, area = [], None
-            for army in run["armies"][str(seat)]:
-                kinds = role_kinds(army)
-                pieces += [[kinds[role], steps, run["capitals"][army]] for role, steps in roles]
-        else:                                          # 7.3: on the seat's own map's cities
-            kinds = role_kinds(state["armies"][seat])
-            pieces = [[kinds[role], steps] for role, steps in roles]
-            own = [h for h, o in sorted(state["city_owner"].items()) if o == seat]
-            area = {"hexes": own, **_rule(state, "place_on_own_map")}
+        pieces, area = _pieces(state, seat)
         if area is None:
             for kind, steps, where in pieces:
                 hex_ = where if where in board(state).terrain else hexes_named(s.maps, where)[0]
                 fixed.append(_block(seat, kind, steps, hex_))
         else:
-            hexes = area.get("hexes") or [h for n in area["in"] for h in hexes_named(s.maps, n)]
-            drafts[str(seat)] = {"blocks": {}, "gold": {}, "new": 0, "done": False,
-                                 "setup": True, "to_place": [list(p[:2]) for p in pieces],
-                                 "area": hexes, "cover": area["cover"]}
+            drafts[str(seat)] = _placement_draft(state, pieces, area)
     if drafts:
         state["drafts"] = drafts
         state["phase"] = "place"
@@ -342,6 +326,71 @@ def _start_placing(state: dict) -> bool:
     state["after_ids"] = "place"
     state["phase"] = "ids" if len(fixed) > 1 else "ids-pending"
     return True
+
+
+def _pieces(state: dict, seat: int) -> tuple[list, dict | None]:
+    """The blocks ``seat`` starts with, ``[kind, steps, where?]``, and the area it places
+    them on (None: the rulebook places them, 7.1, 7.4)."""
+    s = scenario_of(state)
+    run = state["scenario"]
+    roles = _rule(state, "army_roles")
+    if s.sides:
+        side_ = s.sides[seat]
+        return side_["blocks"], side_.get("place")
+    if _rule(state, "capitals"):
+        pieces = []
+        for army in run["armies"][str(seat)]:
+            kinds = role_kinds(army)
+            pieces += [[kinds[role], steps, run["capitals"][army]] for role, steps in roles]
+        return pieces, None
+    kinds = role_kinds(state["armies"][seat])          # 7.3: on the seat's own map's cities
+    own = [h for h, o in sorted(state["city_owner"].items()) if o == seat]
+    return [[kinds[role], steps] for role, steps in roles], {"hexes": own,
+                                                             **_rule(state, "place_on_own_map")}
+
+
+def _placement_draft(state: dict, pieces: list, area: dict) -> dict:
+    maps = scenario_of(state).maps
+    hexes = area.get("hexes") or [h for n in area["in"] for h in hexes_named(maps, n)]
+    return {"blocks": {}, "gold": {}, "new": 0, "done": False, "setup": True,
+            "to_place": [list(p[:2]) for p in pieces], "area": hexes, "cover": area["cover"]}
+
+
+def fresh_placement(state: dict, seat: int) -> dict | None:
+    """``seat``'s placement draft before its first block (7.2, 7.3), None where the rulebook
+    places its blocks."""
+    pieces, area = _pieces(state, seat)
+    return None if area is None else _placement_draft(state, pieces, area)
+
+
+def castle_homes(state: dict) -> dict[str, str]:
+    """The hexes where the rulebook puts a castle, by kind (7.1's sides, 7.4's capitals): a
+    castle never moves (2.4), so it stands there while it stands at all."""
+    s = scenario_of(state)
+    if s is None or state["scenario"] is None or state["scenario"]["stage"] != "placed":
+        return {}
+    homes = {}
+    for seat in range(state["players"]):
+        pieces, area = _pieces(state, seat)
+        if area is None:
+            for kind, _, where in pieces:
+                if kind_of(kind).castle:
+                    homes[kind] = where if where in board(state).terrain \
+                        else hexes_named(s.maps, where)[0]
+    return homes
+
+
+def standing_castles(state: dict) -> list[tuple[str, int]]:
+    """The castles the match has not ended without: 7.1's and 7.2's goal, 7.4's castle of each
+    army that has not fallen (kind, seat)."""
+    goal = _rule(state, "castle_goal")
+    result = [(goal["castle"], goal["owner"])] if goal else []
+    run = state.get("scenario")
+    if _rule(state, "castle_falls_army") and run is not None:
+        for seat in live_seats(state):
+            result += [(role_kinds(army)["castle"], seat)
+                       for army in run["armies"].get(str(seat), ()) if army not in run["fallen"]]
+    return result
 
 
 def _block(seat: int, kind: str, steps: int, hex_: str) -> dict:

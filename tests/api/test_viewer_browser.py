@@ -225,8 +225,12 @@ def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live
     assert page.locator("#board g.card").count() == 16
     assert page.locator("#board g.slot").count() == 16
     assert [o for o in page.locator("#perspective option").all_inner_texts()][0] == "public"
-    # Mid-game, the public sees sixteen face-down cards...
-    middle = events // 2
+    # Mid-game, the public sees sixteen face-down cards... (from the middle on, the first step
+    # where seat 0 has looked at a face-down card: a deal can leave it knowing none for a step)
+    ruleset, steps = _replay_steps(match)
+    seat0_known = [sum(1 for p, card in enumerate(view["known"]) if card and not view["face_up"][p])
+                   for view in (ruleset.view(state, 0) for _, state in steps)]
+    middle = next(i for i in range(events // 2, events) if seat0_known[i])
     _slide(page, middle)
     assert _counter(page) == f"step {middle} / {events - 1}"
     public_known = page.locator("#board g.card.known").count()
@@ -236,7 +240,7 @@ def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live
     page.select_option("#perspective", "0")
     page.wait_for_selector("#viewer[data-perspective='0']")
     assert _counter(page) == f"step {middle} / {events - 1}"
-    assert page.locator("#board g.card.known").count() > 0
+    assert page.locator("#board g.card.known").count() == seat0_known[middle] > 0
     assert page.locator("#board .hand-label").count() == 1
     _shot(page, "viewer-sorcado-seat0")
     # The full perspective shows every card face up and both hands.

@@ -156,7 +156,9 @@ def test_versions_are_immutable(bot):
 def test_builtin_bot_versions_cover_every_builtin_bot_idempotently(game):
     first = builtin_bot_versions(game=game)
     second = builtin_bot_versions(game=game)
-    assert set(first) == set(registry.get(game).builtin_bots())
+    # The game's own bots and the generic search bot (issue 15.2: "registered as the built-in
+    # bot search for every game").
+    assert set(first) == set(registry.get(game).bots()) == set(registry.get(game).builtin_bots()) | {"search"}
     assert {n: v.pk for n, v in first.items()} == {n: v.pk for n, v in second.items()}
     assert Bot.objects.filter(game=game).count() == len(first)
     assert BotVersion.objects.filter(bot__game=game).count() == len(first)

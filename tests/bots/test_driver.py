@@ -39,6 +39,23 @@ def test_it_drives_a_match_of_builtin_bot_versions_to_a_valid_end(db, eager_task
     assert all("elapsed_ms" in e.payload["clock"] for e in actions), "every decision records its time"
 
 
+def test_the_search_bot_plays_a_match_thinking_by_the_matchs_move_time(db):
+    """Issue 15.2: the search bot's "per-move budget taken from the clock it is given": in the
+    driver's process it is told the match's move_ms and no bank (none is kept for built-ins)."""
+    from bots.driver import seat_bot
+    from bots.sandbox import TimeControl
+    from games.engine import registry
+
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(names=("search", "random")),
+                        options={"rounds": 1, "turn_limit": 30}, time_control={"move_ms": 40, "bank_ms": 5000},
+                        queue=False)
+    bot = seat_bot(seat=0, info=match.seats[0], ruleset=registry.get("trap-the-wizard"),
+                   time_control=TimeControl(move_ms=40, bank_ms=5000), bot_seed=0)
+    assert (type(bot).__name__, bot.clock) == ("SearchBot", {"move_ms": 40, "bank_ms": 0})
+    assert match_drive(match_id=match.id) == "ended"
+    _assert_finished_and_valid(match)
+
+
 def test_it_resumes_a_half_played_match_from_its_log(db):
     match = match_start(ruleset="trap-the-wizard", versions=_versions(), options={"rounds": 5},
                         queue=False, seed=b"resume".ljust(32, b"."))  # fixed: over 150 events

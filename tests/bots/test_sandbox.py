@@ -470,7 +470,7 @@ def test_the_search_bot_of_the_library_docs_plays_in_the_sandbox(sandbox_require
     import re
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "library.md").read_text()
-    [code] = [block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "sys.stdin" in block]
+    [code] = [block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "def rollout" in block]
     source = tmp_path / "docs_search_bot.py"
     source.write_text(code)
     bot = SandboxedBot(bot_dirs(source), time_control=TimeControl(move_ms=5000, bank_ms=30_000), limits=LIMITS)

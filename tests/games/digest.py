@@ -16,3 +16,4 @@ def fold_digest(records):
                                       [ruleset.view(state, s) for s in seats],
                                       [ruleset.legal_actions(state, s) for s in seats]]).encode())
     return folder.ruleset, digest.hexdigest()
+

@@ -5,6 +5,10 @@ States are built directly (``playing``): seat s plays the element CHARACTERS_BY_
 card no hand or retinue holds, in content order. Dice are given as faces (``roll(state, 3, -1)``).
 """
 import collections
+import json
+import random
+import time
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +22,7 @@ from games.imperial_twing.bots import HeuristicBot
 from games.imperial_twing.content import (BOOTS, BRA, CARD, CLOVER, CROSS, CUP, DIE_FACES, DOLL,
                                           EVENT_IDS, EVENTS, HAT, MIROMON, OBJECT_IDS, ORNICLES,
                                           PANTS, PLAY_IDS, SOCKS, SPIRAL, SUN, TEDDY)
+from games.imperial_twing.fight import fighters
 
 R = registry.get("imperial-twing")
 CHARACTERS_BY_SEAT = ("fire", "water", "life", "air")
@@ -788,3 +793,202 @@ def test_imperial_twing_D2_characters_may_be_chosen_in_seat_order():
     assert {"type": "character", "element": "air"} not in R.legal_actions(state, 1)
     state = do(state, {"type": "character", "element": "fire"}, {"type": "character", "element": "life"})
     assert state["characters"] == ["air", "fire", "life"] and R.next(state).spec["kind"] == "shuffle"
+
+
+# -- what a seat knows, and determinize (issue 15.1) ------------------------------------------------
+
+def called_off():
+    """Seat 0 attacks seat 1, both lay a spell, and seat 0 forfeits: D14 calls the fight off."""
+    state = playing(3, hands=[["SP-fire-3a"], ["SP-water-3a", "SP-water-1a"], ["SP-life-1a"]])
+    state = do(state, {"type": "attack", "target": 1}, spell("SP-fire-3a"), spell("SP-water-3a"))
+    return R.apply(state, Event.forfeit(0, "resigned"))
+
+
+def test_imperial_twing_D14_cards_a_called_off_fight_gives_back_stay_known_to_all():
+    """D14 'A fight whose fighter forfeits is called off: cards back to their owners': the spell
+    seat 1 laid face up is back in its hand, and every view remembers it is there (``revealed``)
+    until it leaves the hand again."""
+    state = called_off()
+    assert state["fight"] is None and "SP-water-3a" in state["hands"][1]
+    for viewer in (1, 2, None):
+        assert R.view(state, viewer)["revealed"] == [[], ["SP-water-3a"], []]
+    assert "SP-water-3a" not in R.hidden_items(state, 1)
+    for made in (R.determinize(R.view(state, 2), 2, random.Random(seed)) for seed in range(20)):
+        assert "SP-water-3a" in made["hands"][1] and len(made["hands"][1]) == len(state["hands"][1])
+    assert state["seat"] == 1 and state["phase"] == "action"
+    state = do(state, {"type": "attack", "target": 2}, spell("SP-water-3a"))
+    assert R.view(state, None)["revealed"] == [[], [], []] and "revealed" not in state
+
+
+def test_imperial_twing_D14_a_forfeiting_supporters_card_is_discarded_not_lost():
+    """D14: the forfeiting seat's stake is returned and its cards are discarded, the card it
+    supported with among them (every play card stays somewhere: 106 in all)."""
+    hands = [["SP-fire-2a"], ["SP-water-3a"], ["SP-fire-3a", "SP-water-1a"]]
+    state = playing(3, hands=hands, ornicles=[0, 0, 1], supply=ORNICLES - 1)
+    state = fight(state, [spell("SP-fire-2a")], [spell("SP-water-3a")])
+    state = do(state, {"type": "support", "side": 0, "card": "SP-fire-3a"})
+    state = R.apply(state, Event.forfeit(2, "timeout"))
+    assert {"SP-fire-3a", "SP-water-1a"} <= set(state["discard"])
+    assert ornicles_total(state) == ORNICLES and state["fight"]["supporters"] == []
+
+
+def test_imperial_twing_the_view_carries_the_bookkeeping_every_seat_follows():
+    """Issue 15.1 (perfect recall): who has passed in a window (D15), the draws still due while
+    the discard pile is reshuffled (D7), whether the turn's action is taken."""
+    state = playing(hands=[["SP-fire-2a"], ["SP-water-3a", "CAT-1"]], event_deck=["EV-oracle"])
+    state = roll(fight(state, [spell("SP-fire-2a")], [spell("SP-water-3a")]), 0, SPIRAL)
+    assert R.view(state, 0)["fight"]["window"] == state["fight"]["window"] is not None
+    state = playing(deck=["SP-air-1a"], discard=["SP-life-1a", "TRAP-1", "CAT-5"])
+    state = do(state, {"type": "pass"})
+    view = R.view(state, 1)
+    assert view["phase"] == "reshuffle" and view["turn_over"] is True
+    assert view["pending_draws"] == [{"seat": 0, "count": 1, "mode": "plain"}]
+
+
+def determinized_states(players, count=3, every=5):
+    """(state, seat, determinized state) along random playouts, every ``every``-th event."""
+    for index in range(count):
+        records = playout(R, players, seed=bytes([index, players, 15]) * 11, bot_seed=index,
+                          options={"turn_limit": 60})
+        folder = Folder(records[0])
+        for record in records[1:-1]:
+            folder.step(record)
+            if record["seq"] % every or isinstance(R.next(folder.state), Ended):
+                continue
+            for seat in range(players):
+                view = R.view(folder.state, seat)
+                yield folder.state, seat, R.determinize(view, seat, random.Random(record["seq"]))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_imperial_twing_determinize_deals_hands_the_rules_allow_and_the_engine_would_ask(players):
+    """Issue 15.1: the seat's view is kept; the other hands hold no card the view places
+    elsewhere and no creature (T.1: it joins the retinue); and the state is one the engine
+    stands still in: carrying out what is automatic (``advance``) changes nothing, so no hand
+    breaks a limit (H.1-H.3) or lacks a spell it would draw at once (T.3, D9), and the seat
+    asked in a fight has something to decide (D13, D15, D17)."""
+    checked = 0
+    for state, seat, made in determinized_states(players):
+        view = R.view(state, seat)
+        assert R.view(made, seat) == view
+        assert made["hands"][seat] == state["hands"][seat]
+        placed = set(made["discard"]) | {c for r in made["retinues"] for c in r}
+        for other, hand in enumerate(made["hands"]):
+            assert not placed & set(hand) and all(CARD[c].kind not in ("creature", "mount") for c in hand)
+        assert sorted(made["deck"] + [c for h in made["hands"] for c in h]) == \
+            sorted(state["deck"] + [c for h in state["hands"] for c in h])
+        still = R.decode(R.encode(made))
+        advance(still)
+        assert (still["phase"], still["actor"], still["hands"], still["draws"]) == \
+            (made["phase"], made["actor"], made["hands"], made["draws"])
+        checked += 1
+    assert checked > 100
+
+
+def test_imperial_twing_determinize_is_a_pure_function_of_view_and_rng_and_fast():
+    """Issue 15.1: the same view and seed give the same state, the view is left alone, the
+    other hands are drawn (not copied), and a search bot can afford it."""
+    state = next(s for s, seat, _ in determinized_states(3, count=1, every=1)
+                 if s["phase"] == "action" and s["turn"] >= 6 and seat == 0)
+    view = R.view(state, 0)
+    before = canonical_json(view)
+    made = [R.determinize(view, 0, random.Random(seed)) for seed in range(300)]
+    assert canonical_json(view) == before
+    assert canonical_json(R.encode(R.determinize(view, 0, random.Random(1)))) == \
+        canonical_json(R.encode(made[1]))
+    assert len({tuple(m["hands"][1]) for m in made}) > 20
+    started = time.perf_counter()
+    for seed in range(300):
+        R.determinize(view, 0, random.Random(seed))
+    assert time.perf_counter() - started < 1.0
+
+
+# -- version 1 matches (games/imperial_twing/editions.py) ------------------------------------------
+
+GOLDEN_V1 = Path(__file__).resolve().parent / "data" / "imperial-twing-v1-golden.jsonl"
+# The golden version 1 logs (tests/games/test_editions.py, written by the version 1 code) in which
+# a seat leaves mid-fight: the seq of its forfeit, and whether it fought (D14: the fight is called
+# off with spells on the table) or supported. Version 2 folds each of them to other states.
+V1_FORFEITS_IN_A_FIGHT = {
+    "golden-imperial-twing-v1-2-3": (25, "fighter"),
+    "golden-imperial-twing-v1-3-4": (30, "fighter"),
+    "golden-imperial-twing-v1-4-5": (50, "fighter"),  # an illegal answer, not a resignation
+    "golden-imperial-twing-v1-4-6": (38, "fighter"),  # a supporter's spell goes back too
+    "golden-imperial-twing-v1-3-7": (107, "supporter"),  # with a creature
+    "golden-imperial-twing-v1-4-8": (77, "supporter"),  # with a spell
+}
+
+
+def golden_v1(match):
+    return next(log for log in map(json.loads, GOLDEN_V1.read_text().splitlines())
+                if log[0]["match"] == match)
+
+
+def fold_until(log, seq, *, version):
+    """The state after event ``seq`` of ``log`` folded by the rules of ``version``."""
+    log = json.loads(json.dumps(log))
+    log[0]["payload"]["version"] = version
+    folder = Folder(log[0])
+    assert folder.ruleset.spec.version == version
+    for record in log[1:seq + 1]:
+        folder.step(record)
+    return folder.state
+
+
+def test_imperial_twing_D14_version_1_keeps_no_revealed_and_loses_a_forfeiting_supporters_card():
+    """Version 1 (editions.py) as it was: a called-off fight gives the spells back unrecorded,
+    and a forfeiting supporter's card leaves the game (105 play cards left of 106)."""
+    v1 = registry.get("imperial-twing", 1)
+    assert v1.spec.version == 1 and v1 is R.edition(1) and v1 is not R and R.spec.version == 2
+    state = playing(3, hands=[["SP-fire-3a"], ["SP-water-3a", "SP-water-1a"], ["SP-life-1a"]])
+    state = do(state, {"type": "attack", "target": 1}, spell("SP-fire-3a"), spell("SP-water-3a"))
+    state = v1.apply(state, Event.forfeit(0, "resigned"))
+    assert "SP-water-3a" in state["hands"][1] and "revealed" not in state
+    assert v1.view(state, 2)["revealed"] == [[], [], []]
+    hands = [["SP-fire-2a"], ["SP-water-3a"], ["SP-fire-3a", "SP-water-1a"]]
+    state = playing(3, hands=hands, ornicles=[0, 0, 1], supply=ORNICLES - 1)
+    state = fight(state, [spell("SP-fire-2a")], [spell("SP-water-3a")])
+    state = do(state, {"type": "support", "side": 0, "card": "SP-fire-3a"})
+    state = v1.apply(state, Event.forfeit(2, "timeout"))
+    places = state["deck"] + state["discard"] + [c for pile in state["hands"] + state["retinues"] for c in pile]
+    assert "SP-fire-3a" not in places and "SP-water-1a" in state["discard"]
+    assert ornicles_total(state) == ORNICLES and len(places) == len(PLAY_IDS) - 2 - 1  # 2 fight on
+
+
+@pytest.mark.parametrize("match", sorted(V1_FORFEITS_IN_A_FIGHT))
+def test_imperial_twing_version_1_matches_fold_by_edition_1_as_they_were_written(match):
+    """A match keeps the rules it was played by: a stored version 1 log folds by edition 1 to
+    the states version 1 wrote (test_editions.py checks them), and the version 2 rules would fold
+    it to others, D14: a called-off fight's spells ``revealed`` in a hand, a forfeiting
+    supporter's card in the discard pile."""
+    seq, role = V1_FORFEITS_IN_A_FIGHT[match]
+    log = golden_v1(match)
+    assert log[0]["payload"]["version"] == 1 and log[seq]["kind"] == "forfeit"
+    before = fold_until(log, seq - 1, version=1)
+    old, new = fold_until(log, seq, version=1), fold_until(log, seq, version=2)
+    fight_, seat = before["fight"], log[seq]["seat"]
+    assert old != new and "revealed" not in old
+    if role == "fighter":
+        assert seat in fighters(fight_)
+        back = {c for s in fighters(fight_) if s != seat for c in fight_["sides"][s]["spells"]}
+        back |= {s["card"] for s in fight_["supporters"] if CARD[s["card"]].kind == "spell"}
+        assert back and back == {c for cards in new["revealed"] for c in cards}
+    else:
+        card = next(s["card"] for s in fight_["supporters"] if s["seat"] == seat)
+        assert seat not in fighters(fight_) and card in new["discard"]
+        assert card not in old["discard"] + [c for pile in old["hands"] + old["retinues"] for c in pile]
+
+
+def test_imperial_twing_version_2_would_flag_stored_version_1_snapshots():
+    """Snapshots (every 50th event) are re-folds of the version the log names: edition 1 gives
+    each one version 1 stored, the version 2 rules differ at some of them (a revealed card
+    still in a hand, a supporter's card missing from version 1's discard pile)."""
+    flagged = set()
+    for log in map(json.loads, GOLDEN_V1.read_text().splitlines()):
+        stored = {r["seq"]: R.edition(1).encode(fold_until(log, r["seq"], version=1))
+                  for r in log[50:-1:50]}
+        if any(R.encode(fold_until(log, seq, version=2)) != state for seq, state in stored.items()):
+            flagged.add(log[0]["match"])
+        assert validate(log, snapshots=stored).ok
+    assert flagged == {"golden-imperial-twing-v1-4-5", "golden-imperial-twing-v1-4-6",
+                       "golden-imperial-twing-v1-3-7", "golden-imperial-twing-v1-4-8"}

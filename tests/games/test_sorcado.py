@@ -14,6 +14,7 @@ necromancer, ...); in the corners placement seat 0 sits at TL (slots T*, L*), se
 import functools
 import json
 import random
+import time
 
 import pytest
 
@@ -701,6 +702,138 @@ def test_sorcado_balance_hook_ended_by_bound_is_the_replay_cap():
                  {"type": "pass"}, look(2), look(3), {"type": "keep"},
                  {"type": "place", "card": "NEC-5a", "slot": "B0"}, {"type": "pass"})
     assert isinstance(R.next(decided), Ended) and not R.ended_by_bound(decided)
+
+
+# -- what a seat knows, and determinize (issue 15.1) ------------------------------------------------
+
+def test_sorcado_D7_known_by_shows_who_knows_each_position_and_follows_the_cards():
+    """D7: "Which positions a seat looks at ... is public; the card is known only to the looker",
+    and every movement is public: who knows which position is in every view, the card only in
+    the looker's. A refilled place is known to nobody (D3)."""
+    grid, deck = with_spells(transposition=6)
+    state = do(playing(grid=grid, deck=deck), look(0), look(13), {"type": "swap"})
+    for viewer in (0, 1, None):
+        view = R.view(state, viewer)
+        assert view["known_by"][0] == view["known_by"][13] == [0]
+        assert sum(map(len, view["known_by"])) == 2
+        assert (KOBOLD in text(view)) == (viewer == 0)
+    state = do(state, {"type": "place", "card": "DEM-0a", "slot": "T0"}, {"type": "pass"},
+               look(0), look(6), {"type": "transpose", "a": 0, "b": 1})
+    known_by = R.view(state, None)["known_by"]
+    assert known_by[1] == [0, 1] and known_by[0] == [] and known_by[13] == [0]
+    assert known_by[6] == []  # the Transposition's place holds a card from the deck
+
+
+def test_sorcado_A_2_freed_looks_are_in_every_view():
+    """A.2, D25: a look a Whirlwind freed still limits A.1, so every view shows it (``freed``)."""
+    state = freed_previous_card()
+    for viewer in (0, 1, None):
+        view = R.view(state, viewer)
+        assert view["freed"] == [1] and view["looked"] == [] and view["prev_seen"] == [1, 12]
+
+
+def test_sorcado_version_1_views_have_no_freed_or_known_by():
+    """Version 1's views keep the shape they had (editions.py): the fields issue 15.1 added are
+    version 2's."""
+    edition = registry.get("sorcado", 1)
+    state = edition.decode(edition.encode(do(playing(), look(0))))
+    for viewer in (0, None):
+        assert not {"freed", "known_by", "cards"} & set(edition.view(state, viewer))
+
+
+def determinized(state, seat, seeds=range(40)):
+    """The states determinize draws for ``seat``'s view, one a seed, each checked to show that
+    view."""
+    view = R.view(state, seat)
+    made = [R.determinize(view, seat, random.Random(seed)) for seed in seeds]
+    assert all(R.view(m, seat) == view for m in made)
+    return made
+
+
+def test_sorcado_determinize_copies_what_the_seat_saw_and_draws_the_rest():
+    """Issue 15.1: the seat's own cards and the realm cards it knows are copied; no card it has
+    seen (known, discarded) lies anywhere it does not know; the unseen cards are drawn."""
+    grid, deck = with_spells(whirlwind=5)
+    state = do(playing(grid=grid, deck=deck), look(0), look(5), look(13), {"type": "keep"},
+               {"type": "place", "card": "DEM-6a", "slot": "T0"}, {"type": "pass"})
+    seen = {KOBOLD, "MON-iron-colossus", WHIRLWIND}
+    drawn_at_2 = set()
+    for made in determinized(state, 0):
+        assert made["known"][0] == state["known"][0] and made["hands"][0] == state["hands"][0]
+        assert made["placed"][0] == [["T0", "DEM-6a"]]
+        others = [c for p, c in enumerate(made["grid"]) if made["known"][0][p] is None]
+        assert not seen & set(others + made["deck"]) and len(made["deck"]) == 3
+        drawn_at_2.add(made["grid"][2])
+    assert len(drawn_at_2) > 5
+
+
+def test_sorcado_determinize_draws_the_other_seats_cards_and_knowledge():
+    """S.3: another seat's laid cards lie where ``slots`` shows them, drawn from its faction's
+    eight, its hand the rest; what it knows (D7) is the drawn card wherever ``known_by`` names
+    it, and that card is a monster (S.1: a look reveals a spell instead)."""
+    state = do(playing(), look(0), look(1), {"type": "keep"},
+               {"type": "place", "card": "DEM-0a", "slot": "T0"}, {"type": "pass"})
+    state = do(state, look(2), look(3), {"type": "keep"})  # seat 1 sees them; seat 0 does not
+    laid = set()
+    for made in determinized(state, 0, range(100)):
+        hand = made["hands"][1]
+        assert hand == [c for c in MAGE_CARDS["necromancer"] if c in hand] and len(hand) == 8
+        assert made["known"][1][2] == made["grid"][2] and made["known"][1][3] == made["grid"][3]
+        assert made["grid"][2] not in SPELLS and made["grid"][3] not in SPELLS
+        assert made["known"][1].count(None) == 14
+    state = do(state, {"type": "place", "card": "NEC-6a", "slot": "B3"})
+    for made in determinized(state, 0):
+        [[slot, card]] = made["placed"][1]
+        assert slot == "B3" and card not in made["hands"][1] and len(made["hands"][1]) == 7
+        laid.add(card)
+    assert len(laid) > 3  # the card itself is not copied: seat 0 never saw it
+
+
+def test_sorcado_determinize_a_position_another_seat_knows_may_hide_a_spell_only_under_a_ban():
+    """B.3: a Divination shows a banned spell without revealing it, so a position another seat
+    knows may hold a spell only where a ban token lies (or after a Dispel lifted the tokens)."""
+    grid, deck = with_spells(divination=5, whirlwind=10)
+    state = playing(grid=grid, deck=deck, bans=[None] * 10 + [1] + [None] * 5)
+    state = do(state, look(5), {"type": "divine", "pos": 10})  # seat 0 knows the Whirlwind at 10
+    assert state["known"][0][10] == WHIRLWIND
+    spells_at_10 = {m["grid"][10] for m in determinized(state, 1, range(200))} & set(SPELLS)
+    assert spells_at_10  # the truth (a spell) is among the states drawn for seat 1
+
+
+def test_sorcado_determinize_at_the_end_and_in_the_draw_copies_what_is_face_up():
+    """W.1: at the end every card is face up, so only the deck's order is drawn; V.5, D6: the
+    shuffles drawn show the powers ``draws`` shows (a shuffle not yet shown is not made)."""
+    log = playout(R, 3, seed=b"e" * 32, bot_seed=4)
+    folder = Folder(log[0])
+    for record in log[1:-1]:
+        folder.step(record)
+        if folder.state["phase"] == "draw":
+            for made in determinized(folder.state, 1, range(3)):
+                assert made["shuffles"] == [None] * 3
+    final = folder.state
+    assert isinstance(R.next(final), Ended)
+    for made in determinized(final, 2, range(5)):
+        assert {k: v for k, v in made.items() if k not in ("deck", "shuffles")} == \
+            {k: v for k, v in final.items() if k not in ("deck", "shuffles")}
+        assert sorted(made["deck"]) == sorted(final["deck"])
+        for seat, faction in enumerate(made["factions"]):
+            shown = [MAGE_POWER[MAGE_CARDS[faction][i]] for i in made["shuffles"][seat]]
+            assert shown[:len(made["draws"][seat])] == made["draws"][seat]
+
+
+def test_sorcado_determinize_is_a_pure_function_of_view_and_rng_and_fast():
+    """Issue 15.1: the same view and seed give the same state, the view is left alone, and a
+    search bot can afford it (thousands a second)."""
+    state = do(playing(3, order=[0, 1, 2]), look(0), look(1), {"type": "swap"})
+    view = R.view(state, 1)
+    before = text(view)
+    first = R.determinize(view, 1, random.Random(9))
+    assert text(view) == before
+    assert text(R.encode(R.determinize(json.loads(before), 1, random.Random(9)))) == text(R.encode(first))
+    started = time.perf_counter()
+    for seed in range(300):
+        R.determinize(view, 1, random.Random(seed))
+    assert time.perf_counter() - started < 1.0
 
 
 # -- version 1 matches (games/sorcado/editions.py) --------------------------------------------------

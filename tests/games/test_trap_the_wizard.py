@@ -500,6 +500,19 @@ def test_ttw_5_2_a_point_per_caught_wizard_delivered_or_held():
     assert after.history == ((2, 1),)
 
 
+def test_ttw_5_2_score_now_is_what_the_round_would_score_as_it_stands():
+    """§5.2 "einen Punkt pro gefangenen Zauberer", §5.3, D12: the search bot's score_now is the
+    match points so far plus what the round would give now (delivered, and enemy wizards held;
+    own wizards and the joker nothing); a forfeited seat is below every other."""
+    state = position(fields={0: 10, 3: 20}, captives={0: [4], 3: [1, 5, JOKER2]}, roll=2,
+                     delivered=(1, 0), history=((2, 3),))
+    # seat 0: 2 so far, 1 delivered, holds enemy 4; seat 1: 3 so far, holds enemy 1 (own 5, joker: 0)
+    assert R.score_now(state) == [2 + 1 + 1, 3 + 0 + 1]
+    assert R.score_now(dataclasses.replace(state, forfeited=(1,))) == [4, -1]
+    after = play(dataclasses.replace(state, options=R.options({"turn_limit": 1})), 0, 12, 2)
+    assert after.history[-1] == (1 + 1, 0 + 1)  # the round's scoring then gave what score_now said
+
+
 def test_ttw_d13_turn_limit_ends_a_stuck_round():
     """D13: after turn_limit die rolls in a round the round is scored as it stands; a six of
     the last roll offers no other (D20)."""

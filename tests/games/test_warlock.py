@@ -6,6 +6,7 @@ duellists, and the task the match stands at; ``rules.run`` then carries out what
 Seats sit clockwise: seat s+1 is to the left of seat s. Card ids are ``WL-<spell>-<copy>``.
 """
 import json
+import random
 
 import pytest
 
@@ -15,7 +16,7 @@ from games.engine.protocol import Chance, Ended, Event, IllegalAction, ToAct
 from games.engine.runner import playout
 from games.warlock import SPEC, Warlock, combat, rules
 from games.warlock.bots import HeuristicBot
-from games.warlock.core import clone, leave, reward, victim_of
+from games.warlock.core import clone, leave, reward, take, victim_of
 from games.warlock.content import (CARD_IDS, MAGIC_TABLE, PHYSICAL_TABLE, SPELLS, WIZARD,
                                    WIZARDS, kind)
 
@@ -108,7 +109,7 @@ FILLER = [c("holy-staff", 1), c("holy-staff", 2), c("holy-staff", 3)]  # useless
 
 def test_warlock_1_spec_two_to_six_wizards_simultaneous_hidden_chance():
     """1: "Warlock ist ein Spiel für 2-6 Personen"."""
-    assert (SPEC.name, SPEC.version, SPEC.min_players, SPEC.max_players) == ("warlock", 1, 2, 6)
+    assert (SPEC.name, SPEC.version, SPEC.min_players, SPEC.max_players) == ("warlock", 2, 2, 6)
     assert SPEC.chance and SPEC.hidden_information and SPEC.simultaneous
     for players in (1, 7):
         with pytest.raises(Exception):
@@ -1259,6 +1260,106 @@ def test_warlock_views_show_no_other_hand_no_book_and_no_shuffle():
     assert json.loads(json.dumps(R.view(state, 0))) == R.view(state, 0)
 
 
+# -- hidden information and determinize (issue 15.1) ---------------------------------------------
+
+def determinized(state, seat, seeds=range(20)):
+    """The states ``determinize`` draws from ``seat``'s view, each checked to show that view."""
+    view = R.view(state, seat)
+    made = [R.determinize(view, seat, random.Random(seed)) for seed in seeds]
+    assert all(R.view(m, seat) == view for m in made)
+    return made
+
+
+def spells(cards):
+    return sorted(kind(card).key for card in cards)
+
+
+def test_warlock_2_after_a_reshuffle_the_book_holds_only_the_reshuffled_cards():
+    """2: "Ist der Stapel verbraucht, werden die abgelegten Karten gemischt und bilden ein neues
+    Zauberbuch." Everyone saw the discard pile, so everyone knows the new book holds only those
+    cards, and how many of them each hand has drawn since (the view's ``shuffles``); a
+    determinized book never holds a card dealt before."""
+    state = position(["quorm", "thulsa"], [[c("crows")], [c("dwarves"), c("dragon")]],
+                     circle=[], deck=[], roles=["learn", "learn"], tasks=[{"kind": "round_end"}])
+    state = clone(state)
+    state["discard"] = [c("wings", i) for i in range(1, 6)]
+    state["owed"] = [0, 1]
+    state = R.apply(state, Event.chance({"kind": "shuffle", "n": 5}, [4, 3, 2, 1, 0]))
+    assert state["hands"] == [[c("crows"), c("wings", 5)],
+                              [c("dwarves"), c("dragon"), c("wings", 4)]]
+    assert R.view(state, 0)["shuffles"] == [
+        {"shuffle": 0, "hands": [1, 2], "book": 0, "unseen": {"dragon": 1, "dwarves": 1},
+         "mine": [c("crows")]},
+        {"shuffle": 1, "hands": [1, 1], "book": 3, "unseen": {"wings": 4}, "mine": [c("wings", 5)]}]
+    for made in determinized(state, 0):
+        assert spells(made["deck"]) == ["wings"] * 3
+        assert spells(made["hands"][1]) == ["dragon", "dwarves", "wings"]
+
+
+def test_warlock_D24_the_spell_cut_to_the_bottom_stays_known_and_so_does_who_draws_it():
+    """D24: the card cut is shown and goes to the bottom of the book, so its spell is known
+    there; the wizard who draws it at last is known to hold it until a card of that spell leaves
+    his hand (nobody can tell whether it was that one)."""
+    deck = [c("giant", 1), c("crows", 2), c("hero", 1), c("wings", 1)]
+    hands = [[c("crows", 1)], [c("dwarves", 1), c("giant", 2)], [c("dragon", 1), c("shield", 1)]]
+    state = position(THREE, hands, circle=[], deck=deck, roles=["learn"] * 3,
+                     tasks=[{"kind": "cut", "seat": 0}])
+    state = R.apply(state, Event.chance(R.next(state).spec, [1]))
+    assert state["deck"][-1] == c("giant", 1) and R.view(state, 2)["flow"]["book_bottom"] == "giant"
+    for made in determinized(state, 0):
+        assert kind(made["deck"][-1]).key == "giant"
+    state = clone(state)
+    state["owed"] = [0, 0, 0, 1]
+    rules.run(state)
+    assert state["hands"][1][-1] == c("giant", 1) and state["deck"] == []
+    assert R.view(state, 0)["flow"]["known"] == [{"seat": 1, "spell": "giant", "shuffle": 0}]
+    assert {spells(m["hands"][2]).count("giant") for m in determinized(state, 0)} == {0, 1}
+    assert all("giant" in spells(m["hands"][1]) for m in determinized(state, 0))
+    take(state, 1, [c("giant", 2)])
+    assert R.view(state, 0)["flow"]["known"] == []
+
+
+def test_warlock_3_1_another_seats_secret_decision_is_drawn_not_copied():
+    """3.1: "Wie ihre Entscheidung ausgefallen ist, behalten sie zunächst für sich." A
+    determinized state holds a choice for every seat that has chosen, drawn from its legal
+    actions; the seat's own pending choice is its own."""
+    state = decision_round()
+    state = acts(state, (1, {"type": "decide", "choice": "learn"}),
+                 (2, {"type": "decide", "choice": "learn"}))
+    drawn = {m["choices"]["1"]["choice"] for m in determinized(state, 0)}
+    assert drawn == {"duel", "learn"}
+    assert all(m["choices"]["2"] == {"type": "decide", "choice": "learn"}
+               for m in determinized(state, 2))
+
+
+def test_warlock_3_3_4_a_determinized_defender_can_defend():
+    """3.3.4: "Zauberer, die dazu nicht in der Lage sind, werden sofort in den Limbo verbannt":
+    a wizard in a defence wave holds a defence he can pay for. With 4 energy against Lightning
+    only a Shield will do, and every determinized hand of his has one (drawn again, or placed)."""
+    t = threat([c("lightning")], 0, 1, "white")
+    hands = [[c("crows")], [c("shield"), c("dwarves")]]
+    deck = [card for card in CARD_IDS if card not in [c("lightning"), *hands[0], *hands[1]]]
+    state = position(["quorm", "thulsa"], hands, threats=[t], segment=1, energy=[199, 4],
+                     deck=deck)
+    assert R.next(state) == ToAct((1,))
+    for made in determinized(state, 0, seeds=range(60)):
+        assert R.legal_actions(made, 1) and "shield" in spells(made["hands"][1])
+
+
+def test_warlock_determinize_depends_on_the_view_only_and_leaves_it_alone():
+    """Issue 15.1: the same view and seed give the same state; the view is not changed."""
+    state = decision_round()
+    state = act(state, 1, {"type": "decide", "choice": "learn"})
+    view = R.view(state, 0)
+    before = text(view)
+    first = R.determinize(view, 0, random.Random(3))
+    assert text(view) == before
+    assert text(R.encode(R.determinize(json.loads(before), 0, random.Random(3)))) == text(
+        R.encode(first))
+    assert sorted(first["hands"][1] + first["hands"][2] + first["deck"]) == sorted(
+        state["hands"][1] + state["hands"][2] + state["deck"])
+
+
 # -- bots ---------------------------------------------------------------------------------------
 
 def test_warlock_heuristic_bot_beats_random_in_at_least_70_percent_of_200_two_player_games():
@@ -1281,3 +1382,33 @@ def test_warlock_heuristic_bot_plays_legal_matches_at_every_size():
                           max_events=R.max_events(players, R.options()))
         assert records[-1]["kind"] == "match_ended"
         assert not [r for r in records if r["kind"] == "forfeit"]
+
+
+# -- version 1 (games/warlock/editions.py) ----------------------------------------------------
+
+def test_version_1_logs_fold_to_their_version_1_snapshots_by_the_edition():
+    """docs/event-log.md, "Versions": a match keeps the rules it was played by. Version 2 added
+    to the state what everyone knows of the hidden cards (issue 15.1); the 5 golden logs of
+    tests/games/data were played by version 1's code, which also wrote the hashes of every state
+    it folded (checked for every golden file by tests/games/test_editions.py). Here: version 1's
+    states have version 1's shape, and a version 1 snapshot decodes and encodes as it was."""
+    import json
+    from pathlib import Path
+
+    from games.engine import registry
+    from games.engine.log import Folder
+
+    assert R.spec.version == 2
+    path = Path(__file__).resolve().parent / "data" / "warlock-v1-golden.jsonl"
+    logs = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(logs) == 5
+    for records in logs:
+        folder = Folder(records[0], get_ruleset=registry.get)
+        edition = folder.ruleset
+        assert edition is R.edition(1) and edition.spec.version == 1
+        for record in records[1:-1]:
+            folder.advance(record)
+            text = canonical_json(edition.encode(folder.state))
+            assert "known" not in json.loads(text) and "known" in folder.state  # version 1's shape
+            # a version 1 snapshot decodes (the knowledge starts empty) and encodes as it was
+            assert canonical_json(edition.encode(edition.decode(json.loads(text)))) == text

@@ -9,6 +9,7 @@ from django.db import connection
 
 from bots.driver import match_drive
 from bots.services import builtin_bot_versions
+from games.engine import registry
 from replays.models import Match
 from tournaments.models import Correction, Entry, Pairing, Rating, Round, Tournament
 from tournaments.selectors import tournament_bracket, tournament_results, tournament_standings
@@ -207,6 +208,10 @@ def test_the_tournament_command_runs_a_tournament_and_prints_standings_and_brack
     tournament = Tournament.objects.get()
     assert tournament.status == Tournament.Status.FINISHED
     assert "Standings" in out and "Bracket" in out and "round 3" in out
+    # Without --bots: every built-in bot but those that think for their whole clock (search).
+    entered = {e.bot_version.bot.builtin_name for e in tournament.entries.select_related("bot_version__bot")}
+    assert entered == {name for name, bot in registry.get(GAME).bots().items() if not bot.thinks}
+    assert "search" not in entered and "heuristic" in entered
 
 
 def test_the_bracket_labels_entries_by_seed_not_by_entry_id(db, capsys):

@@ -45,7 +45,7 @@ class Command(BaseCommand):
                owner, name, verbosity, **kw):
         try:
             ruleset = registry.get(game)
-            opponents = ruleset.builtin_bots()
+            opponents = ruleset.bots()
             if opponent not in opponents:
                 raise CommandError(f"no built-in bot {opponent!r}; {ruleset.spec.name} has "
                                    f"{', '.join(opponents)}")
@@ -78,12 +78,13 @@ class Command(BaseCommand):
 
     def _local(self, content, info, ruleset, seat, opponent, players, rules_options, time_control):
         """Play in this process (nothing stored): the records and the bot's stderr tail."""
-        opponents = ruleset.builtin_bots()
+        from bots.driver import builtin_bot
         with tempfile.TemporaryDirectory() as tmp:
             Path(tmp).chmod(0o755)  # the bot runs as an unprivileged uid that must read its code
             code = materialize(content, info.kind, Path(tmp) / "bot")
             bot = SandboxedBot(code, time_control=time_control, sandbox=not settings.ARENA_ALLOW_UNSANDBOXED_BOTS)
-            bots = {s: bot if s == seat else opponents[opponent](ruleset, s) for s in range(players)}
+            bots = {s: bot if s == seat else builtin_bot(ruleset, opponent, s, time_control)
+                    for s in range(players)}
             try:
                 records = playout(ruleset, players, seed=chance.new_seed(), bots=bots, options=rules_options,
                                   runner=RefereeRunner, policy=FaultPolicy())

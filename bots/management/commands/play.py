@@ -64,5 +64,5 @@ class Command(BaseCommand):
 
 def _default_lineup(available: dict) -> list[str]:
     """The game's best bot against random: the first seat gets the strongest non-random bot."""
-    strongest = next((name for name in ("search", "heuristic", "greedy") if name in available), "random")
+    strongest = next((name for name in ("heuristic", "greedy") if name in available), "random")
     return [strongest, "random"]

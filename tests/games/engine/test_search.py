@@ -1,11 +1,12 @@
 """The generic search bot (games/engine/search.py) on small games whose best play is known."""
+import dataclasses
 import random
 from dataclasses import dataclass
 
 import pytest
 
 from games.engine.protocol import Chance, Ended, GameSpec, Result, Ruleset, ToAct
-from games.engine.search import SearchBot, action_key, rewards, sample_outcome
+from games.engine.search import PLAYOUT_DECISIONS, SearchBot, action_key, rewards, sample_outcome
 
 
 @dataclass(frozen=True)
@@ -146,5 +147,100 @@ def test_chance_is_sampled_from_the_bots_own_generator_in_the_specs_shape(spec):
 
 def test_rewards_scale_placings_and_share_ties():
     assert rewards(Result((3, 2, 1), (1, 2, 3)), 3) == [1.0, 0.5, 0.0]
-    assert rewards(Result((5, 5, 0, 0), (1, 1, 3, 3)), 4) == [1.0, 1.0, pytest.approx(1 / 3), pytest.approx(1 / 3)]
+    # tied seats share the places they fill: 1st and 2nd of 4 -> (1 + 2/3) / 2; 3rd and 4th
+    assert rewards(Result((5, 5, 0, 0), (1, 1, 3, 3)), 4) == pytest.approx([5 / 6, 5 / 6, 1 / 6, 1 / 6])
+    assert rewards(Result((2, 2), (1, 1)), 2) == [0.5, 0.5]  # a draw is half a win
+    assert rewards(Result((1, 1, 1), (1, 1, 1)), 3) == [0.5, 0.5, 0.5]
     assert action_key({"b": 1, "a": [2]}) == action_key({"a": [2], "b": 1})
+
+
+class NoDeterminize(Sticks):
+    """A game that has not written determinize: the search bot cannot play it."""
+
+    spec = GameSpec(name="test-sticks-blind", title="Sticks", version=1, min_players=2, max_players=2,
+                    chance=False, hidden_information=True, simultaneous=False, rulebook="(test)")
+    determinize = Ruleset.determinize
+
+
+def test_search_is_a_builtin_bot_of_every_game_that_determinizes_and_only_of_those():
+    """Issue 15.2: "One generic search bot, registered as the built-in bot search for every game"."""
+    assert Sticks().bots() == {"random": Sticks().builtin_bots()["random"], "search": SearchBot}
+    assert "search" not in NoDeterminize().bots()
+    assert SearchBot.thinks and not Sticks().bots()["random"].thinks
+
+
+def test_without_a_clock_in_the_message_it_thinks_by_the_clock_it_was_told():
+    bot = SearchBot(Sticks(), seed=0)
+    bot.clock = {"move_ms": 100, "bank_ms": 0}
+    assert bot.budget_seconds({}) == pytest.approx(0.020)
+    assert bot.budget_seconds({"clock": {"move_ms": 200, "bank_ms": 0}}) == pytest.approx(0.070)
+
+
+class LongTally(Ruleset):
+    """900 turns in turn; each turn the seat adds 0 or 1 to its tally, then a die roll adds its
+    parity to both tallies (chance that changes nobody's lead). The higher tally wins. Taking 1 is always right, but a random
+    playout to the end drowns one point in the noise of 900 random turns."""
+
+    spec = GameSpec(name="test-long-tally", title="Long tally", version=1, min_players=2, max_players=2,
+                    chance=True, hidden_information=False, simultaneous=False, rulebook="(test)")
+    Options = _NoOptions
+    TURNS = 900  # 1,800 events: within ROLLOUT_EVENTS
+
+    def setup(self, players, options):
+        return {"turn": 0, "tally": [0, 0], "rolled": True}
+
+    def next(self, state):
+        if not state["rolled"]:
+            return Chance({"kind": "dice", "count": 1, "sides": 6})
+        if state["turn"] == self.TURNS:
+            return Ended(Result.from_scores(state["tally"]))
+        return ToAct((state["turn"] % 2,))
+
+    def legal_actions(self, state, seat):
+        return [0, 1] if state["rolled"] and state["turn"] < self.TURNS and seat == state["turn"] % 2 else []
+
+    def apply(self, state, event):
+        tally = list(state["tally"])
+        if event.kind == "chance":
+            tally = [t + event.payload["outcome"][0] % 2 for t in tally]
+            return {**state, "tally": tally, "rolled": True}
+        tally[event.seat] += event.payload["action"]
+        return {"turn": state["turn"] + 1, "tally": tally, "rolled": False}
+
+    def view(self, state, seat):
+        return {"turn": state["turn"], "tally": list(state["tally"]), "rolled": state["rolled"]}
+
+    def determinize(self, view, seat, rng):
+        return {"turn": view["turn"], "tally": list(view["tally"]), "rolled": view["rolled"]}
+
+
+class ScoredTally(LongTally):
+    spec = dataclasses.replace(LongTally.spec, name="test-scored-tally")
+
+    def score_now(self, state):
+        return list(state["tally"])
+
+
+def _counting(ruleset_class):
+    applied = []
+
+    class Counting(ruleset_class):
+        def apply(self, state, event):
+            applied.append(1)
+            return super().apply(state, event)
+
+    return Counting(), applied
+
+
+def test_with_score_now_the_playouts_are_cut_and_the_near_future_decides():
+    """search.py: "A game with score_now has its playouts cut after PLAYOUT_DECISIONS decisions
+    and the seats placed by that score"; without it a playout runs the whole game."""
+    start = {"turn": 0, "tally": [0, 0], "rolled": True}
+    scored, applied = _counting(ScoredTally)
+    picks = [_act(scored, start, 0, SearchBot(scored, seed=s, iterations=300)) for s in range(5)]
+    assert picks == [1] * 5
+    # per iteration: the tree's few decisions, then PLAYOUT_DECISIONS decisions and their rolls
+    assert len(applied) / (5 * 300) < 2 * PLAYOUT_DECISIONS + 20
+    blind, applied = _counting(LongTally)
+    _act(blind, start, 0, SearchBot(blind, seed=0, iterations=3))
+    assert len(applied) >= 3 * 2 * LongTally.TURNS - 10  # every playout to the end

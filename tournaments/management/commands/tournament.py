@@ -21,6 +21,7 @@ from ...services import ratings_recompute, tournament_advance, tournament_create
 EXAMPLE = """example spec file (JSON):
 {"name": "Friday Swiss", "game": "trap-the-wizard", "format": "swiss",
  "format_settings": {"rounds": 4}, "rules_options": {"rounds": 1},
+ "time_control": {"move_ms": 1000, "bank_ms": 10000},
  "bots": ["greedy", "random", "alice/rnd", "greedy"]}"""
 
 
@@ -34,10 +35,14 @@ class Command(BaseCommand):
         parser.add_argument("--format", default="swiss")
         parser.add_argument("--format-settings", default="{}", help="format settings as JSON")
         parser.add_argument("--options", default="{}", help="rules options as JSON")
+        parser.add_argument("--time-control", default="{}",
+                            help='the clock of every match as JSON, e.g. \'{"move_ms": 200, "bank_ms": 5000}\' '
+                                 "(default: move_ms 1000, bank_ms 10000, increment_ms 0)")
         parser.add_argument("--bots", default="", help="comma-separated bots, one per entry in seed "
                             "order: built-in names or owner/name[@version]")
         parser.add_argument("--entrants", type=int, default=0,
-                            help="cycle --bots (default: the game's built-in bots) up to N entries")
+                            help="cycle --bots (default: the game's built-in bots, but not "
+                                 "search, which thinks for its whole clock) up to N entries")
 
     def handle(self, *args, **opts):
         spec = self._spec(opts)
@@ -49,7 +54,8 @@ class Command(BaseCommand):
                 tournament = tournament_create(
                     name=spec.get("name") or f"{spec['format']} of {len(versions)} {spec['game']} bots",
                     game=spec["game"], format=spec["format"], entries=versions,
-                    format_settings=spec.get("format_settings", {}), rules_options=spec.get("rules_options", {}))
+                    format_settings=spec.get("format_settings", {}), rules_options=spec.get("rules_options", {}),
+                    time_control=spec.get("time_control"))
                 tournament_start(tournament=tournament, queue=False)
             self._run(tournament)
         except (ValueError, SandboxUnavailable) as exc:
@@ -67,11 +73,15 @@ class Command(BaseCommand):
         from bots.services import builtin_bots
 
         try:
-            names = [b for b in opts["bots"].split(",") if b] or sorted(builtin_bots(opts["game"]))
+            # By default every built-in bot but those that think for their whole clock (search):
+            # a tournament of them would take the time control times every move.
+            names = [b for b in opts["bots"].split(",") if b] or sorted(
+                name for name, bot in builtin_bots(opts["game"]).items() if not bot.thinks)
             count = opts["entrants"] or len(names)
             return {"name": opts["name"], "game": opts["game"], "format": opts["format"],
                     "format_settings": json.loads(opts["format_settings"]),
                     "rules_options": json.loads(opts["options"]),
+                    "time_control": json.loads(opts["time_control"]),
                     "bots": [names[i % len(names)] for i in range(count)]}
         except (json.JSONDecodeError, ValueError) as exc:
             raise CommandError(str(exc)) from None

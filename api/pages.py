@@ -290,9 +290,10 @@ def match_frames(*, match: Match, perspective: str, first: int = 0,
     than REPLAY_SNAPSHOT_EVERY + count applies and count views, at any step of any match."""
     page = {"from": first, "base": None, "frames": []}
     try:
-        folder = match_folder(match=match, upto=max(first - 1, 0))
+        folder = match_folder(match=match, upto=max(first - 1, 0), in_place=True)
     except (IndexError, Match.DoesNotExist):  # past the head, or no event at all
         return page
+    folder.in_place = False  # each frame compares the state after its event with the one before
     ruleset = folder.ruleset
     before = _view(folder, perspective) if first > 0 else None
     page["base"] = before

@@ -195,7 +195,7 @@ class MatchStep(APIView):
         if (unchanged := not_modified(request, etag)) is not None:
             return unchanged
         try:
-            folder = match_folder(match=match, upto=n)
+            folder = match_folder(match=match, upto=n, in_place=True)
         except IndexError:
             raise ApiError(f"this match has no step {n}", code="no_such_step",
                            status_code=status.HTTP_404_NOT_FOUND) from None

@@ -6,7 +6,8 @@ figures over the very same lines, each the best of several repeats:
 
 - floor: ``json.loads`` of every line and nothing else (the cost of merely reading the log);
 - fold: ``json.loads`` + ``Folder.advance`` of every record, a fresh Folder per match from its
-  match_created record (what ``replays.selectors.match_folder`` does after a snapshot);
+  match_created record, folding in place (what ``replays.selectors.match_folder`` does after a
+  snapshot for a step read or a match's state);
 - validate: ``json.loads`` + ``games.engine.log.validate`` of each match (hash chain, legality of
   every event, chance outcomes re-derived from the revealed seed, the recorded result).
 
@@ -88,10 +89,11 @@ def read_only(lines: list[list[str]]) -> None:
 
 
 def fold(lines: list[list[str]]) -> None:
-    """Parse and fold every match: a Folder from match_created, then advance per record."""
+    """Parse and fold every match: a Folder from match_created, then advance per record (in
+    place: the fold keeps only the state it stands at, as match_folder's readers do)."""
     loads = json.loads
     for match in lines:
-        folder = Folder(loads(match[0]))
+        folder = Folder(loads(match[0]), in_place=True)
         advance = folder.advance
         for line in match[1:]:
             advance(loads(line))

@@ -116,16 +116,22 @@ def derive(seed: bytes, match_id: str, seq: int, spec: dict):
     return Deriver(seed, match_id)(seq, spec)
 
 
+_UNCHECKED = object()
+
+
 class Deriver:
     """``derive`` for one seed and match, the HMAC key set up once for all its events."""
 
     def __init__(self, seed: bytes, match_id: str):
         self.seed, self.match_id = seed, str(match_id)
         self._key = _Key(seed)
+        self._checked = _UNCHECKED  # the spec object checked last: a game's chance node is a constant
 
     def __call__(self, seq: int, spec: dict):
         """The outcome of the chance event ``seq`` (checks the spec first)."""
-        check_spec(spec)
+        if spec is not self._checked:
+            check_spec(spec)
+            self._checked = spec
         stream = _Stream(self.seed, self.match_id, seq, key=self._key)
         kind = spec["kind"]
         if kind == "dice":

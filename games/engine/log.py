@@ -158,7 +158,8 @@ class Folder:
     hashes (``validate`` does) and derives chance outcomes only when it is given the seed.
     """
 
-    def __init__(self, created: dict, *, get_ruleset: Callable[[str], Ruleset] = registry.get):
+    def __init__(self, created: dict, *, get_ruleset: Callable[[str], Ruleset] = registry.get,
+                 in_place: bool = False):
         if created.get("seq") != 0 or created.get("kind") != "match_created":
             raise LogError(created.get("seq"), "a log starts with match_created at seq 0")
         payload = created["payload"]
@@ -182,14 +183,30 @@ class Folder:
         self.head_time = created.get("time")  # the next event may not be written before it
         self.ended = False
         self.result = None
-        self._apply = self.ruleset.apply  # looked up once: a fold applies every record
+        self.in_place = in_place
         self._deriver: chance.Deriver | None = None  # the seed's, once ``step`` is given one
+
+    @property
+    def in_place(self) -> bool:
+        """True: each record changes ``state`` itself (Ruleset.apply_in_place), no copy per
+        event; for a fold whose caller reads only the state it stands at, never one it held
+        before the last step (a step read, a validation). False (the default): every step
+        makes a new state and leaves the one before as it was (the frames of a replay compare
+        the two; a live match hands states to bots)."""
+        return self._apply == self.ruleset.apply_in_place
+
+    @in_place.setter
+    def in_place(self, value: bool) -> None:
+        # looked up once: a fold applies every record
+        self._apply = self.ruleset.apply_in_place if value else self.ruleset.apply
 
     @classmethod
     def resume(cls, created: dict, *, seq: int, state, head_hash: str,
-               get_ruleset: Callable[[str], Ruleset] = registry.get) -> "Folder":
-        """A folder standing after event ``seq`` with ``state`` (from a snapshot)."""
-        folder = cls(created, get_ruleset=get_ruleset)
+               get_ruleset: Callable[[str], Ruleset] = registry.get,
+               in_place: bool = False) -> "Folder":
+        """A folder standing after event ``seq`` with ``state`` (from a snapshot; with
+        ``in_place``, a state nobody else holds)."""
+        folder = cls(created, get_ruleset=get_ruleset, in_place=in_place)
         folder.state, folder.seq, folder.head_hash = state, seq, head_hash
         return folder
 
@@ -338,15 +355,36 @@ def _plainly_same(a, b) -> bool:
     if kind is str or kind is bool or a is None:
         return a == b
     if kind is list:
-        return len(a) == len(b) and all(map(_plainly_same, a, b))
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if not (_scalar_same(x, y) if type(x) in _SCALARS else _plainly_same(x, y)):
+                return False
+        return True
     if kind is dict:
         if len(a) != len(b):
             return False
         for key, x in a.items():  # a loop, not all() over a generator: faster on small objects
-            if type(key) is not str or key not in b or not _plainly_same(x, b[key]):
+            if type(key) is not str or key not in b:
+                return False
+            y = b[key]
+            if not (_scalar_same(x, y) if type(x) in _SCALARS else _plainly_same(x, y)):
                 return False
         return True
     return False
+
+
+_SCALARS = frozenset((str, int, bool, type(None)))
+
+
+def _scalar_same(a, b) -> bool:
+    """``_plainly_same`` of a str, int, bool or None (``a``), without its dispatch on containers:
+    the members of a chance spec or an outcome, compared once per chance event of a validation."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is int:
+        return a == b and -_INT_BOUND < a < _INT_BOUND
+    return a == b
 
 
 def _check_keys(payload: dict, keys: set[str], kind: str) -> None:
@@ -454,7 +492,7 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
             if folder is None:
                 if record.get("seat") is not None:
                     raise LogError(seq, "match_created belongs to no seat")
-                folder = Folder(record, get_ruleset=get_ruleset)
+                folder = Folder(record, get_ruleset=get_ruleset, in_place=True)  # keeps no state
                 seed, seed_fault = _revealed_seed(records, folder.seed_commitment)
                 if seed is None and not seed_fault:
                     report.notes.append("the match has not ended: its seed is secret, "

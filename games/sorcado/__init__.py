@@ -225,6 +225,11 @@ _IN_PLACE = {
 }
 
 
+def _itself(state: dict) -> dict:
+    """No copy: apply_in_place changes the state it is given."""
+    return state
+
+
 def clone_for(state: dict, seat: int, action: dict) -> dict:
     """A copy of ``state`` that ``act(copy, seat, action)`` may change: only what the decision
     changes in place is copied (``_IN_PLACE``), the rest is shared; a look that turns up a spell,
@@ -602,12 +607,27 @@ class Sorcado(Ruleset):
         act(new, event.seat, action)
         return new
 
-    def _chance(self, state: dict, payload: dict) -> dict:
+    def _chance(self, state: dict, payload: dict, copy=clone) -> dict:
         """V.1-V.2 deal, V.5 a seat's mage shuffle; the outcome must fit the spec."""
         outcome = chance.due_outcome(self.next(state), payload)
-        new = clone(state)
+        new = copy(state)
         chance_outcome(new, outcome)
         return new
+
+    def apply_in_place(self, state: dict, event: Event) -> dict:
+        """``apply`` without the copy (Ruleset.apply_in_place): ``act``, ``chance_outcome`` and
+        ``forfeit`` change the state they are given, so a fold that owns its state hands it
+        over as it is."""
+        kind = event.kind
+        if kind == "action":
+            act(state, event.seat, event.payload.get("action"))
+            return state
+        if kind == "chance":
+            return self._chance(state, event.payload, copy=_itself)
+        if kind == "forfeit":
+            forfeit(state, forfeiting_seat(state["players"], event.seat))
+            return state
+        return self.apply(state, event)  # refuses the kind
 
     def view(self, state: dict, seat: int | None) -> dict:
         view = public_view(state) if seat is None else seat_view(state, seat)

@@ -193,7 +193,11 @@ def captor(monster: Monster, row: list[list[int]], column: list[list[int]], fact
     ``row``/``column`` give each seat's mage powers beside the monster's row and column."""
     if monster.special == BANNER_WINS and banner is not None:
         return banner
-    totals, counts = line_totals(monster, row, column, factions)
+    return _captor_by_totals(monster, *line_totals(monster, row, column, factions))
+
+
+def _captor_by_totals(monster: Monster, totals: list[int], counts: list[int]) -> int | None:
+    """``captor`` once each seat's total and card count in the lines that count are known."""
     if monster.special == LOWEST_WINS:
         positive = sorted((t, s) for s, t in enumerate(totals) if counts[s] and t > 0)
         if not positive or (len(positive) > 1 and positive[0][0] == positive[1][0]):
@@ -237,12 +241,28 @@ def realm_scores(grid: list[str], placed: list[list], factions: list,
     """W.1-W.3, E.1: the captor of each realm card (None: discarded) and each seat's points,
     monster strengths plus three a spell."""
     captures, scores = [], [0] * len(placed)
-    lines = [_line_powers(cards) for cards in placed]
+    # Per seat, the sum and count of its powers beside each row and column, once per scoring:
+    # ``captor`` sums the same lists again for each of the sixteen positions (line_totals).
+    lines = []
+    for cards in placed:
+        rows, columns = _line_powers(cards)
+        lines.append(([sum(p) for p in rows], [len(p) for p in rows],
+                      [sum(p) for p in columns], [len(p) for p in columns]))
     for pos, realm in enumerate(grid):
         row, column = divmod(pos, SIDE)
-        seat = captor(card_of[realm], [rows[row] for rows, _ in lines],
-                      [columns[column] for _, columns in lines], factions, bans[pos])
+        monster = card_of[realm]
+        if monster.special == BANNER_WINS and bans[pos] is not None:
+            seat = bans[pos]
+        else:
+            by_row, by_column = monster.special != COLUMN_ONLY, monster.special != ROW_ONLY
+            totals, counts = [], []
+            for (row_sums, row_counts, column_sums, column_counts), faction in zip(lines, factions):
+                total = (row_sums[row] if by_row else 0) + (column_sums[column] if by_column else 0)
+                count = (row_counts[row] if by_row else 0) + (column_counts[column] if by_column else 0)
+                totals.append(total + (monster.modifiers.get(faction, 0) if count else 0))
+                counts.append(count)
+            seat = _captor_by_totals(monster, totals, counts)
         captures.append(seat)
         if seat is not None:
-            scores[seat] += card_of[realm].strength
+            scores[seat] += monster.strength
     return captures, scores

@@ -314,6 +314,13 @@ def _with(state: State, **changes) -> State:
     return copy
 
 
+def _put(state: State, **changes) -> State:
+    """``_with`` for a state its caller owns (apply_in_place): ``changes`` are written into
+    ``state`` itself, the frozen dataclass notwithstanding, and no copy is made."""
+    state.__dict__.update(changes)
+    return state
+
+
 def new_round(players: int, options: Options, number: int, history: tuple, forfeited: tuple) -> State:
     """§1.1, §4.1, D14: every wizard of a seat in play on its start field, the joker in the centre;
     round r opens with seat (r-1) mod n, or the next seat still in play."""
@@ -327,7 +334,7 @@ def new_round(players: int, options: Options, number: int, history: tuple, forfe
                  delivered=(0,) * players, history=history, forfeited=forfeited)
 
 
-def roll_die(state: State, outcome) -> State:
+def roll_die(state: State, outcome, put=_with) -> State:
     """§1.2, §2.5, D10: the die gives the steps to move; with no legal move the roll is over."""
     if state.ended or state.roll is not None or state.again:
         raise IllegalAction("no die roll is due now")
@@ -335,29 +342,30 @@ def roll_die(state: State, outcome) -> State:
             and 1 <= outcome[0] <= SIX):
         raise IllegalAction(f"a die outcome is [1..6], got {_short(outcome)}")
     die = outcome[0]
-    state = _with(state, roll=die, remaining=die, moved=(), rolls=state.rolls + 1)
+    state = put(state, roll=die, remaining=die, moved=(), rolls=state.rolls + 1)
     return state if has_move(state) else end_roll(state, fresh=True)
 
 
-def move(state: State, wizard: int, to: int, steps: int) -> State:
-    """§2.1-§2.4: the wizard walks; it returns home (§3.4) or lands and captures (§1.3, §4.3)."""
+def move(state: State, wizard: int, to: int, steps: int, put=_with) -> State:
+    """§2.1-§2.4: the wizard walks; it returns home (§3.4) or lands and captures (§1.3, §4.3).
+    ``put``: _with (a new state) or _put (``state`` itself changes, apply_in_place)."""
     lay = state.layout
     if to == lay.homes[wizard // state.options.wizards]:
         fields, captives = list(state.fields), list(state.captives)
         scored = return_home(state, lay, wizard, fields, captives)
         fields[wizard] = to
         seat, delivered = state.turn, state.delivered
-        state = _with(state, fields=tuple(fields), captives=tuple(captives),
+        state = put(state, fields=tuple(fields), captives=tuple(captives),
                       delivered=delivered[:seat] + (delivered[seat] + scored,) + delivered[seat + 1:],
                       remaining=state.remaining - steps, moved=state.moved + (wizard,))
     elif to in state.fields:  # a wizard stands there or the joker lies there
         fields, captives = list(state.fields), list(state.captives)
         capture(state, lay, wizard, to, fields, captives)
         fields[wizard] = to
-        state = _with(state, fields=tuple(fields), captives=tuple(captives), remaining=0)
+        state = put(state, fields=tuple(fields), captives=tuple(captives), remaining=0)
     else:  # an empty field: nothing to take, the captives stay as they are
         fields = state.fields
-        state = _with(state, fields=fields[:wizard] + (to,) + fields[wizard + 1:], remaining=0)
+        state = put(state, fields=fields[:wizard] + (to,) + fields[wizard + 1:], remaining=0)
     return after_move(state)
 
 
@@ -423,11 +431,11 @@ def end_roll(state: State, *, fresh: bool = False) -> State:
     return _with(state, **changes)
 
 
-def choose_again(state: State, action: dict) -> State:
+def choose_again(state: State, action: dict, put=_with) -> State:
     """§2.5, D20: "darf er noch einen Spielzug machen": the seat rolls again, or passes the turn."""
     if action == ROLL:
-        return _with(state, again=False)
-    return _with(state, again=False, turn=next_seat(state, state.turn))
+        return put(state, again=False)
+    return put(state, again=False, turn=next_seat(state, state.turn))
 
 
 def next_seat(state: State, after: int) -> int:
@@ -533,6 +541,22 @@ class TrapTheWizard(Ruleset):
         if action == PASS:
             return end_roll(state)
         return move(state, action["wizard"], action["to"], action["steps"])
+
+    def apply_in_place(self, state: State, event: Event) -> State:
+        """``apply`` writing into ``state`` (Ruleset.apply_in_place): the die rolls, moves and
+        passes of a fold change the state they stand on instead of a copy; a forfeit (rare)
+        takes ``apply``."""
+        kind = event.kind
+        if kind == "chance":
+            return roll_die(state, event.payload.get("outcome"), _put)
+        if kind != "action":
+            return self.apply(state, event)
+        action = event.payload.get("action")
+        if state.again:
+            return choose_again(state, action, _put)
+        if action == PASS:
+            return end_roll(state, fresh=True)
+        return move(state, action["wizard"], action["to"], action["steps"], _put)
 
     def determinize(self, view: dict, seat: int, rng) -> State:
         """No hidden information: the view carries the whole state (``rng`` draws nothing)."""

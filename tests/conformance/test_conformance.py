@@ -27,7 +27,7 @@ import pytest
 
 from games.engine import registry
 from games.engine.bots import RandomBot
-from games.engine.log import canonical_json, validate
+from games.engine.log import Folder, canonical_json, validate
 from games.engine.protocol import (Chance, Ended, GameSpec, IllegalAction, InvalidOptions,
                                    ToAct, options_schema)
 from games.engine.runner import playout
@@ -192,6 +192,29 @@ def test_3_apply_never_changes_the_state_it_is_given(case):
         for seq, (state, when_made) in enumerate(zip(driven.states, driven.encodings, strict=True)):
             assert encoded(ruleset, state) == when_made, (
                 f"playout {summary.index}: the state after seq {seq} changed later (apply mutates)")
+
+
+def test_3_an_in_place_fold_reaches_the_states_apply_makes(case):
+    """Ruleset.apply_in_place (log.Folder with in_place, the fold of step reads and validation)
+    gives the very states ``apply`` gives, forfeits included, and leaves the states ``apply``
+    made before it as they were."""
+    ruleset = case.ruleset
+    for summary, driven in detailed(case.key):
+        folder = Folder(driven.records[0], get_ruleset=get_ruleset, in_place=True)
+        assert folder.in_place
+        assert encoded(ruleset, folder.state) == driven.encodings[0]
+        for record, live in zip(driven.records[1:], driven.encodings[1:], strict=True):
+            folder.step(record)
+            assert encoded(ruleset, folder.state) == live, (
+                f"playout {summary.index}: the in-place fold differs at seq {record['seq']}")
+        # A fold that does not own its states (the default) still copies per event.
+        middle = len(driven.records) // 2
+        copying = Folder(driven.records[0], get_ruleset=get_ruleset)
+        for record in driven.records[1:middle]:
+            copying.step(record)
+        before, when_made = copying.state, encoded(ruleset, copying.state)
+        copying.step(driven.records[middle])
+        assert encoded(ruleset, before) == when_made
 
 
 # -- 4. encode/decode round trip ---------------------------------------------------------------------

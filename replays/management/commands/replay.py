@@ -25,7 +25,7 @@ class Command(BaseCommand):
             raise CommandError(f"step must be in 0..{count - 1}")
         if seat is not None and match.status == match.Status.RUNNING:
             raise CommandError("a seat's view of a live match is hidden information")
-        folder = match_folder(match=match, upto=step)
+        folder = match_folder(match=match, upto=step, in_place=True)
         ruleset = registry.get(match.ruleset, match.ruleset_version)
         event = match_records(match=match, first=step, last=step)[0]
         if event["kind"] == "chance" and match.status == match.Status.RUNNING:

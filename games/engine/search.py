@@ -25,6 +25,13 @@ One iteration (Cowling, Powley and Whitehouse's single-observer ISMCTS, open loo
 4. **Back up** every seat's reward, its placing scaled to [0, 1] (first 1, last 0, ties shared),
    each seat's statistics with its own reward: every seat is assumed to play for itself.
 
+A prior: the game's best hand-written bot (``PRIOR_BOTS``) is asked for its move at the root,
+which gets a progressive bias (``PRIOR_BIAS / (visits + 1)`` on its UCB value); the move most
+visited is played over it only where its mean reward is higher by more than ``OVERRIDE_Z``
+standard errors. Random playouts are a weak judge of a move (worse where determinizations see
+every hidden card), and a short search that starts from the hand-written move and leaves it on
+evidence only beats the hand-written bot where a plain search loses to it (bench/search.py).
+
 Simultaneous decisions (several seats in one ``ToAct``) are searched as the rules play them: each
 seat chooses from statistics that do not depend on the others' choices in that decision, and the
 tree goes on below the joint choice.
@@ -43,6 +50,16 @@ from .bots import Bot
 from .protocol import Chance, Ended, Event, Result, Ruleset
 
 EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
+# Progressive bias (Chaslot et al.): at the root, the move the game's best hand-written bot
+# would play gets PRIOR_BIAS / (visits + 1) on top of its UCB value, so that a short search
+# starts from it and leaves it only for what its playouts show to be better. PRIOR_BOTS: the
+# built-in bots asked, the first the game ships.
+PRIOR_BIAS = 1.0
+# ... and the move searched is played over the prior's only where its mean reward is higher by
+# more than OVERRIDE_Z standard errors: where random playouts say little (a game of hidden
+# cards, whose determinizations know them all), the search does not throw a good move away.
+OVERRIDE_Z = 2.0
+PRIOR_BOTS = ("heuristic", "greedy")
 MOVE_SHARE, BANK_SHARE, SAFETY_MS = 0.5, 0.02, 30
 DEFAULT_CLOCK = {"move_ms": 1000, "bank_ms": 0}  # when the message carries no clock
 MAX_ITERATIONS = 1_000_000
@@ -77,6 +94,18 @@ def rewards(result, players: int) -> list[float]:
     return [(players - placing - (tied[placing] - 1) / 2) / (players - 1) for placing in result.placings]
 
 
+def _surely_better(arm: "_Arm", other: "_Arm") -> bool:
+    """Is ``arm``'s mean reward above ``other``'s by more than OVERRIDE_Z standard errors? Each
+    reward is taken as a win rate, with a win and a loss added (Laplace's rule), so that two
+    wins in two playouts are not taken for certainty. The search leaves its prior's move only
+    then."""
+    if arm is other:
+        return False
+    rates = [((a.reward + 1) / (a.visits + 2), a.visits + 2) for a in (arm, other)]
+    error = math.sqrt(sum(p * (1 - p) / n for p, n in rates))
+    return rates[0][0] - rates[1][0] > OVERRIDE_Z * error
+
+
 class _Arm:
     """One action of one seat at one node."""
 
@@ -104,8 +133,14 @@ class SearchBot(Bot):
     thinks = True
 
     def __init__(self, ruleset: Ruleset, seed: int = 0, *, iterations: int | None = None,
-                 think_ms: float | None = None, timer=time.perf_counter):
+                 think_ms: float | None = None, timer=time.perf_counter, prior: bool = True):
         super().__init__(ruleset, seed)
+        # The game's best hand-written bot, asked once a move for the root's prior (None: the
+        # game ships none, or prior=False: a plain search).
+        shipped = ruleset.builtin_bots()
+        name = next((name for name in PRIOR_BOTS if name in shipped), None) if prior else None
+        self.prior = shipped[name](ruleset, seed) if name else None
+        self._prior_action, self._prior_key = None, None
         self.iterations = iterations
         # A fixed thinking time instead of a share of the clock, and the clock it is measured on
         # (bench/search.py thinks 200 ms of the process's CPU time a move, so that a busy machine
@@ -124,6 +159,15 @@ class SearchBot(Bot):
         ms = MOVE_SHARE * clock.get("move_ms", 0) + BANK_SHARE * clock.get("bank_ms", 0) - SAFETY_MS
         return max(ms, 1) / 1000
 
+    def hello(self, message: dict) -> None:
+        super().hello(message)
+        if self.prior is not None:
+            self.prior.hello(message)
+
+    def result(self, message: dict) -> None:
+        if self.prior is not None:
+            self.prior.result(message)
+
     def act(self, message: dict):
         legal = message["legal_actions"]
         if len(legal) == 1:
@@ -133,6 +177,10 @@ class SearchBot(Bot):
         cap = self.iterations if self.iterations is not None else MAX_ITERATIONS
         started = timer()
         deadline = None if self.iterations is not None else started + self.budget_seconds(message)
+        # The prior's move is asked within the budget: its thinking is part of this move's.
+        if self.prior is not None:
+            self._prior_action = self.prior.act(message)
+            self._prior_key = action_key(self._prior_action)
         root, done = _Node(), 0
         while done < cap and (deadline is None or timer() < deadline):
             self._iterate(self.ruleset.determinize(view, seat, self.rng), root, seat)
@@ -141,14 +189,19 @@ class SearchBot(Bot):
         arms = root.arms.get(seat, {})
         scored = [(arms[key].visits, arms[key].reward, index) for index, key in
                   enumerate(action_key(action) for action in legal) if key in arms]
-        if not scored:
-            return self.rng.choice(legal)
-        return legal[max(scored)[2]]
+        favoured = arms.get(self._prior_key) if self._prior_key is not None else None
+        if not scored:  # no time to search: the prior's move, else any
+            return self._prior_action if self.prior is not None else self.rng.choice(legal)
+        best = legal[max(scored)[2]]
+        if favoured is not None and favoured.visits and not _surely_better(arms[action_key(best)], favoured):
+            return favoured.action
+        return best
 
     # -- one iteration ------------------------------------------------------------------------
-    def _choose(self, node: _Node, seat: int, legal: list) -> tuple[_Arm, bool]:
+    def _choose(self, node: _Node, seat: int, legal: list, prior: str | None = None) -> tuple[_Arm, bool]:
         """An untried action if there is one (the tree grows there), else UCB over the arms
-        available in this determinization. Returns the arm and whether it was untried."""
+        available in this determinization, the ``prior`` action's (a key) with its progressive
+        bias. Returns the arm and whether it was untried."""
         arms = node.arms.setdefault(seat, {})
         available = []
         for action in legal:
@@ -161,8 +214,10 @@ class SearchBot(Bot):
         untried = [arm for arm in available if arm.visits == 0]
         if untried:
             return self.rng.choice(untried), True
+        favoured = arms.get(prior) if prior is not None else None
         return max(available, key=lambda arm: arm.reward / arm.visits
-                   + EXPLORATION * math.sqrt(math.log(arm.available) / arm.visits)), False
+                   + EXPLORATION * math.sqrt(math.log(arm.available) / arm.visits)
+                   + (PRIOR_BIAS / (arm.visits + 1) if arm is favoured else 0.0)), False
 
     def _iterate(self, state, root: _Node, me: int) -> None:
         ruleset, rng = self.ruleset, self.rng
@@ -197,7 +252,8 @@ class SearchBot(Bot):
             for index, seat in enumerate(sorted(nxt.seats, key=lambda s: s != me)):
                 if index and seat not in getattr(ruleset.next(state), "seats", ()):
                     break  # an earlier choice of this decision ended it (the rules allow that)
-                arm, untried = self._choose(node, seat, ruleset.legal_actions(state, seat))
+                arm, untried = self._choose(node, seat, ruleset.legal_actions(state, seat),
+                                            self._prior_key if node is root and seat == me else None)
                 path.append((arm, seat))
                 keys.append(action_key(arm.action))
                 frontier = frontier or untried

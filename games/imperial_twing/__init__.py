@@ -297,17 +297,23 @@ def end_turn(state: dict) -> None:
         begin_turn(state, seat)
 
 
-def finish(state: dict, by: str) -> None:
-    """G.9, D24-D25: scores rank the seats. A seat that left scores the rank of the turn it
-    left (first out lowest; out together, equal); a seat in the game scores
-    100 + 10 x its objects + its ornicles (one seat when the rules end the match)."""
+def standing_scores(state: dict) -> list[int]:
+    """G.9, Z.1, D25: the scores as the seats stand. A seat that left scores the rank of the
+    turn it left (first out lowest; out together, equal); a seat in the game scores
+    100 + 10 x its objects + its ornicles."""
     turns = sorted({batch for _, _, batch in state["left"]})
     scores = [0] * state["players"]
     for seat, _, batch in state["left"]:
         scores[seat] = 1 + turns.index(batch)
     for seat in in_play(state):
         scores[seat] = 100 + 10 * len(owned_objects(state, seat)) + state["ornicles"][seat]
-    state["end"] = {"by": by, "scores": scores}
+    return scores
+
+
+def finish(state: dict, by: str) -> None:
+    """G.9, D24-D25: the match ends and the seats are scored as they stand (one seat in the
+    game when the rules end it, ``standing_scores``)."""
+    state["end"] = {"by": by, "scores": standing_scores(state)}
     state["fight"], state["duel"], state["takes"], state["give"] = None, None, [], None
     state["draws"], state["event_queue"] = [], []
 
@@ -731,6 +737,13 @@ class ImperialTwing(Ruleset):
         """The seat's view with what it cannot see drawn (games/imperial_twing/determinize.py)."""
         from .determinize import determinize
         return determinize(view, seat, rng)
+
+    def score_now(self, state: dict) -> list[int]:
+        """Z.1, G.9, D24-D25: the scores the turn limit would give now (``standing_scores``:
+        100 + 10 x objects + ornicles for a seat in the game, the rank of its leaving for a seat
+        that left); a forfeited seat scores below all (D14, D25)."""
+        scores = standing_scores(state)
+        return [-1 if seat in state["forfeited"] else score for seat, score in enumerate(scores)]
 
     def encode(self, state: dict) -> dict:
         return copy.deepcopy(state)

@@ -25,7 +25,7 @@ from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction
                                    ToAct, forfeiting_seat, option)
 from games.engine.registry import register
 
-from . import combat, knowledge, rules
+from . import combat, core, knowledge, rules
 from .core import clone
 from .content import WIZARD, kind
 
@@ -296,6 +296,12 @@ class Warlock(Ruleset):
     def determinize(self, view: dict, seat: int, rng) -> dict:
         """A state drawn from those ``seat`` cannot tell apart (see ``knowledge``)."""
         return knowledge.determinize(view, seat, rng)
+
+    def score_now(self, state: dict) -> list[int]:
+        """6, D5, D25: the scores were the round limit reached now (``core.standing_scores``:
+        10,000 + energy in the game, 30 less in limbo, 4.8.4; the stamp of leaving out of it;
+        a forfeited seat below all)."""
+        return core.standing_scores(state)
 
     def encode(self, state: dict) -> dict:
         """The state is plain JSON already."""

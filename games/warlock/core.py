@@ -211,6 +211,23 @@ def end_game(state: dict, reason: str) -> None:
     state["scores"], state["end_reason"] = scores, reason
 
 
+def standing_scores(state: dict) -> list[int]:
+    """6, D5, D25: the scores the round limit would give as the match stands: a wizard who left
+    the stamp of his leaving, one in the game 10,000 + his energy, less the 30 that a wizard in
+    limbo pays to return by the balance at the latest (4.8.3, 4.8.4; he has more than 30, or
+    he would have left, 4.8.5); a forfeited seat below all (D12)."""
+    scores = []
+    for seat in range(state["players"]):
+        if seat in state["forfeited"]:
+            scores.append(-1)
+        elif state["out"][seat]:
+            scores.append(state["left_at"][seat])
+        else:
+            limbo = RETURN_COST if state["role"][seat] == "limbo" else 0
+            scores.append(10_000 + state["energy"][seat] - limbo)
+    return scores
+
+
 def check_end(state: dict) -> bool:
     """6: one wizard left (or none, when the last two leave together)."""
     if not is_over(state) and len(alive(state)) <= 1:

@@ -382,6 +382,14 @@ class WizardKings(Ruleset):
             return Chance(spec)
         return ToAct(tuple(rules.acting_seats(state)))
 
+    def score_now(self, state: dict) -> list[int]:
+        """1.23 (D12): the scores were the game ended now (``rules.standing_scores``): the gold
+        of the cities each seat holds, which both the victory gold and the turn limit count (or
+        the points gathered, or a scenario's turn-limit measure, 7.1-7.4, D52); a forfeited
+        seat below all (D11)."""
+        scores = rules.standing_scores(state)
+        return [-1 if s in state["forfeited"] else score for s, score in enumerate(scores)]
+
     def legal_actions(self, state: dict, seat: int) -> list:
         if type(seat) is not int or seat not in rules.acting_seats(state):
             return []

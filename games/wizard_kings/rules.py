@@ -497,16 +497,24 @@ def _end_of_turn(state: dict) -> None:
     _start_turn(state)
 
 
+def standing_scores(state: dict) -> list[int]:
+    """1.23: the scores as the board stands (it changes nothing): the gold of the cities each
+    seat holds (0 for a seat that left), or the points gathered at every build when the option
+    asks for them; in a scenario, what its turn limit would give (7.1-7.4)."""
+    if state.get("scenario") is not None:
+        return scenarios.limit_scores(state)
+    if state["options"]["scoring"] == "accumulated":
+        return list(state["points"])
+    return [0 if s in state["forfeited"] else city_gold(state, s) for s in range(state["players"])]
+
+
 def _end(state: dict, reason: str) -> None:
     """Scores: the gold of the cities each seat holds (1.23), or the points gathered at every
-    build when the option asks for them."""
+    build when the option asks for them (``standing_scores``); a decided scenario its own."""
     if state.get("scenario") is not None:
         state["scores"] = scenarios.scores(state, reason)
-    elif state["options"]["scoring"] == "accumulated":
-        state["scores"] = list(state["points"])
     else:
-        state["scores"] = [0 if s in state["forfeited"] else city_gold(state, s)
-                           for s in range(state["players"])]
+        state["scores"] = standing_scores(state)
     state["end_reason"] = reason
     state["phase"] = "over"
     state["battle"] = None

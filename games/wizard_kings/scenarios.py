@@ -660,23 +660,33 @@ def _castles_fall(state: dict) -> str | None:
 
 def scores(state: dict, reason: str) -> list[int]:
     """A decided scenario: 1 for the winner, 0 for the other (both 0: a draw); at the turn
-    limit the scenario's measure (7.1 the Undead win, 7.2 a draw, 7.3 gold in blocks, 7.4
-    enemy armies fallen, then city gold)."""
+    limit the scenario's measure (``limit_scores``)."""
     run = state["scenario"]
+    if reason == "last army standing":
+        live = live_seats(state)
+        run["winner"] = live[0] if live else None
+    if reason == "turn limit":
+        if "limit_winner" in scenario_of(state).rules:
+            run["winner"] = _rule(state, "limit_winner")
+        return limit_scores(state)
+    return [int(s == run["winner"]) for s in range(state["players"])]
+
+
+def limit_scores(state: dict) -> list[int]:
+    """The scores the turn limit would give as the scenario stands (it changes nothing): 7.1
+    the Undead win, 7.2 a draw (``limit_winner``), 7.3 gold in blocks, 7.4 100 a fallen enemy
+    army, then city gold (D52); a seat that left scores 0."""
     players = range(state["players"])
     live = live_seats(state)
-    if reason == "last army standing":
-        run["winner"] = live[0] if live else None
-    if reason != "turn limit" or "limit_winner" in scenario_of(state).rules:
-        if reason == "turn limit":
-            run["winner"] = _rule(state, "limit_winner")
-        return [int(s == run["winner"]) for s in players]
+    if "limit_winner" in scenario_of(state).rules:
+        winner = _rule(state, "limit_winner")
+        return [int(s == winner) for s in players]
     measure = _rule(state, "limit_score")
     if measure == "block_gold":
         return [sum(b["steps"] * kind_of(b["kind"]).cost for b in state["blocks"].values()
                     if b["owner"] == s) if s in live else 0 for s in players]
-    fallen = set(run["fallen"])
-    return [100 * sum(1 for a in fallen if a not in run["armies"].get(str(s), ()))
+    fallen = set(state["scenario"]["fallen"])
+    return [100 * sum(1 for a in fallen if a not in state["scenario"]["armies"].get(str(s), ()))
             + city_gold(state, s) if s in live else 0 for s in players]
 
 

@@ -651,6 +651,21 @@ def test_imperial_twing_D24_D25_the_turn_limit_ends_the_match_scored_by_objects(
     assert R.next(state).result.placings == (2, 1)
 
 
+def test_imperial_twing_Z_1_G_9_D25_score_now_is_what_the_turn_limit_would_score():
+    """Z.1 'zunächst (mindestens) drei magische Objekte sammeln'; G.9 'Wenn du die letzte
+    Person im Spiel bist, hast du gewonnen'; D25: the search bot's score_now is the score the
+    turn limit would give as the seats stand: 100 + 10 x objects + ornicles in the game, the
+    rank of its leaving for a seat that left; a forfeited seat is below every other."""
+    state = playing(3, objects=[[HAT], [PANTS, BRA], []], ornicles=[5, 0, 0],
+                    supply=ORNICLES - 5, turn=300, left=[[2, "beaten", 250]])
+    before = json.dumps(state, sort_keys=True)
+    assert R.score_now(state) == [100 + 10 + 5, 100 + 20 + 0, 1]
+    assert json.dumps(state, sort_keys=True) == before  # the state is not changed
+    assert R.score_now(dict(state, forfeited=[1])) == [115, -1, 1]
+    after = do(state, {"type": "pass"})  # D24: the turn limit scores the match
+    assert after["end"] == {"by": "bound", "scores": R.score_now(state)}
+
+
 # -- whole matches -------------------------------------------------------------------------------
 
 def test_imperial_twing_check_refuses_garbage_with_a_reason():

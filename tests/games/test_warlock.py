@@ -1217,6 +1217,31 @@ def test_warlock_D5_the_round_limit_ends_the_match_by_energy():
     assert isinstance(result, Ended) and result.result.placings == (2, 3, 1)
 
 
+def test_warlock_6_D5_D25_score_now_is_what_the_round_limit_would_score():
+    """6: "Es gewinnt derjenige Zauberer, der als letzter im Spiel verblieben ist"; 4.8.4: "Die
+    Rückkehr aus dem Limbo kostet in jedem Fall 30 Energiepunkte." D5, D25: the search bot's
+    score_now is the score the round limit would give now: 10,000 + energy in the game, 30 less
+    in limbo (he pays it by the balance at the latest), the stamp of leaving out of it; a
+    forfeited seat is below every other."""
+    state = banished_in_segment_1()
+    state = act(state, 2, {"type": "wait"})
+    state = clone(state)
+    state["options"]["max_rounds"] = 1
+    energy = list(state["energy"])
+    assert state["role"][2] == "limbo" and energy[2] == 199
+    before = json.dumps(state, sort_keys=True)
+    assert R.score_now(state) == [10_000 + energy[0], 10_000 + energy[1], 10_000 + 199 - 30]
+    assert json.dumps(state, sort_keys=True) == before  # the state is not changed
+    gone = clone(state)
+    leave(gone, 0)
+    gone["forfeited"] = [1]
+    assert R.score_now(gone) == [gone["left_at"][0], -1, 10_000 + 169]
+    state["segment"], state["tasks"] = 6, [{"kind": "segment"}]  # skip to the balance
+    after = clone(state)
+    rules.run(after)
+    assert after["end_reason"] == "round limit"
+    assert after["scores"] == R.score_now(state)  # the round limit then gave what score_now said
+
 def test_warlock_D6_the_event_bound_holds_for_random_playouts_at_every_size():
     """D6: max_events is a true bound; random matches end by themselves well inside it."""
     for players in range(2, 7):

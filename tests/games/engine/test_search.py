@@ -6,7 +6,9 @@ from dataclasses import dataclass
 import pytest
 
 from games.engine.protocol import Chance, Ended, GameSpec, Result, Ruleset, ToAct
-from games.engine.search import PLAYOUT_DECISIONS, SearchBot, action_key, rewards, sample_outcome
+from games.engine.bots import Bot
+from games.engine.search import (OVERRIDE_Z, PLAYOUT_DECISIONS, SearchBot, _Arm, _surely_better,
+                                 action_key, rewards, sample_outcome)
 
 
 @dataclass(frozen=True)
@@ -244,3 +246,51 @@ def test_with_score_now_the_playouts_are_cut_and_the_near_future_decides():
     blind, applied = _counting(LongTally)
     _act(blind, start, 0, SearchBot(blind, seed=0, iterations=3))
     assert len(applied) >= 3 * 2 * LongTally.TURNS - 10  # every playout to the end
+
+
+class TakesOne(Bot):
+    """A hand-written bot that always takes one stick (right only when sticks % 4 == 1)."""
+
+    name = "heuristic"
+
+    def act(self, message):
+        return {"take": 1}
+
+
+class SticksWithAHeuristic(Sticks):
+    def builtin_bots(self):
+        return {**super().builtin_bots(), "heuristic": TakesOne}
+
+
+def _take(bot, left):
+    bot.hello({"seat": 0})
+    state = {"left": left, "turn": 0, "winner": None}
+    return bot.act({"type": "act", "seat": 0, "view": dict(state),
+                    "legal_actions": SticksWithAHeuristic().legal_actions(state, 0)})
+
+
+def test_it_starts_from_the_hand_written_bots_move_and_leaves_it_on_evidence_only():
+    """The prior: without a search (no iteration) the game's hand-written bot's move is played;
+    a search long enough to show a better move (from 6 sticks, take 2 wins, the prior's take 1
+    loses) plays that; too short a search to be sure of it keeps the prior's move."""
+    rules = SticksWithAHeuristic()
+    assert type(SearchBot(rules).prior) is TakesOne
+    assert _take(SearchBot(rules, seed=1, iterations=0), 6) == {"take": 1}
+    assert _take(SearchBot(rules, seed=1, iterations=3000), 6) == {"take": 2}
+    assert _take(SearchBot(rules, seed=1, iterations=6), 6) == {"take": 1}
+    # prior=False is the plain search, which finds the winning take as well
+    assert SearchBot(rules, prior=False).prior is None
+    assert _take(SearchBot(rules, seed=1, iterations=3000, prior=False), 6) == {"take": 2}
+
+
+def test_a_move_is_surely_better_only_by_more_than_override_z_standard_errors():
+    def arm(wins, visits):
+        a = _Arm({"x": visits})
+        a.visits, a.reward = visits, float(wins)
+        return a
+    prior = arm(50, 100)
+    assert _surely_better(arm(80, 100), prior)  # 0.8 against 0.5: about 4.6 standard errors
+    assert not _surely_better(arm(58, 100), prior)  # 0.58: about 1.1
+    assert not _surely_better(arm(4, 5), arm(2, 5))  # 0.8 against 0.4 on five playouts each
+    assert not _surely_better(prior, prior)
+    assert OVERRIDE_Z == 2.0

@@ -2,6 +2,8 @@
 quoting its clause."""
 from __future__ import annotations
 
+import json
+
 from games.wizard_kings import rules
 from games.wizard_kings.content import armies, kind_of
 from games.wizard_kings.state import city_gold
@@ -129,6 +131,27 @@ def test_1_23_fifteen_gold_of_cities_wins_a_two_player_game_at_the_end_of_a_turn
     state = act(state, 1, {"type": "done"})
     assert state["phase"] == "over" and state["end_reason"] == "victory gold"
     assert RULESET.next(state).result.placings == (1, 2)
+
+
+def test_1_23_score_now_is_the_gold_of_the_cities_each_seat_holds():
+    """1.23: "ludanto venkas kiam regas urbojn valorantajn 15 gp fine de iu ajn vico" (D12: the
+    turn limit counts the same gold): the search bot's score_now is the gold of the cities each
+    seat holds as the board stands, or the points gathered with scoring="accumulated"; a
+    forfeited seat is below every other."""
+    kind = find_kind(plain)
+    state = build_state([("a", 0, kind, 1, "1000"), ("b", 0, kind, 1, "1006"),
+                         ("x", 1, kind, 1, "1503")])
+    # seat 0: its own Alder 3, Birch 3, Cedar 2, Dune 2 and Elm 3, Fir 3 taken; seat 1: Gum 2
+    # (empty, on its map) and Hazel 2
+    before = json.dumps(state, sort_keys=True)
+    assert RULESET.score_now(state) == [16, 4]
+    assert json.dumps(state, sort_keys=True) == before  # the state is not changed
+    assert RULESET.score_now(dict(state, forfeited=[1])) == [16, -1]
+    assert RULESET.score_now(dict(state, options=dict(state["options"], scoring="accumulated"),
+                                  points=[4, 9])) == [4, 9]
+    after = act(act(state, 0, {"type": "done"}), 1, {"type": "done"})
+    assert after["end_reason"] == "victory gold"
+    assert after["scores"] == RULESET.score_now(state)  # the end then scored what score_now said
 
 
 def test_hidden_blocks_an_opponent_sees_where_a_block_is_not_what():

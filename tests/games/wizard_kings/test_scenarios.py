@@ -3,6 +3,7 @@ each test quoting its clause (Esperanto, then English)."""
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
@@ -620,6 +621,19 @@ def test_7_4_at_the_bound_fallen_enemy_armies_then_city_gold_decide():
     remove(state, castle)
     scenarios.verdict(state, "battle")
     assert scenarios.scores(state, "turn limit") == [100 + city_gold(state, 0), city_gold(state, 1)]
+
+
+def test_7_4_score_now_is_what_the_bound_would_score_and_decides_nothing():
+    """7.4 plays "until one player wins" (D52): score_now is the bound's score as the board
+    stands (100 a fallen enemy army plus city gold) and leaves the scenario undecided."""
+    state = play_first(alliance(), lambda s: s["phase"] == "move")
+    castle = next(b for b, blk in state["blocks"].items() if blk["kind"] == "orcs/castle")
+    remove(state, castle)
+    scenarios.verdict(state, "battle")
+    before = json.dumps(state, sort_keys=True)
+    assert RULESET.score_now(state) == [100 + city_gold(state, 0), city_gold(state, 1)]
+    assert json.dumps(state, sort_keys=True) == before and state["scenario"]["winner"] is None
+    assert scenarios.scores(state, "turn limit") == RULESET.score_now(state)
 
 
 # -- whole games -------------------------------------------------------------------------------------

@@ -89,14 +89,12 @@ def read_only(lines: list[list[str]]) -> None:
 
 
 def fold(lines: list[list[str]]) -> None:
-    """Parse and fold every match: a Folder from match_created, then advance per record (in
-    place: the fold keeps only the state it stands at, as match_folder's readers do)."""
+    """Parse and fold every match: a Folder from match_created, then ``advance_all`` of its
+    records (in place: the fold keeps only the state it stands at, as match_folder's readers
+    do)."""
     loads = json.loads
     for match in lines:
-        folder = Folder(loads(match[0]), in_place=True)
-        advance = folder.advance
-        for line in match[1:]:
-            advance(loads(line))
+        Folder(loads(match[0]), in_place=True).advance_all(map(loads, match[1:]))
 
 
 def validate_all(lines: list[list[str]]) -> None:

@@ -55,8 +55,7 @@ def match_folder(*, match: Match, upto: int | None = None, in_place: bool = Fals
         folder = Folder.resume(created[0], seq=snapshot.seq, state=ruleset.decode(snapshot.state),
                                head_hash=head["hash"], in_place=in_place)
         start = snapshot.seq + 1
-    for record in match_records(match=match, first=start, last=upto):
-        folder.advance(record)
+    folder.advance_all(match_records(match=match, first=start, last=upto))
     if upto is not None and folder.seq != upto:
         raise IndexError(f"match {match.id} has no event {upto} (last is {folder.seq})")
     return folder

@@ -125,6 +125,7 @@ class Deriver:
     def __init__(self, seed: bytes, match_id: str):
         self.seed, self.match_id = seed, str(match_id)
         self._key = _Key(seed)
+        self._match_prefix = f"{self.match_id}|".encode()
         self._checked = _UNCHECKED  # the spec object checked last: a game's chance node is a constant
 
     def __call__(self, seq: int, spec: dict):
@@ -132,8 +133,17 @@ class Deriver:
         if spec is not self._checked:
             check_spec(spec)
             self._checked = spec
-        stream = _Stream(self.seed, self.match_id, seq, key=self._key)
         kind = spec["kind"]
+        if kind == "dice" and spec["count"] <= 4:
+            # Most rolls: the stream's first block holds a word for every die, and each word is
+            # used unless it falls in the rejected sliver (a chance of sides in 2**64 a die),
+            # where the stream itself draws the roll. The same outcome, without a _Stream.
+            sides, count = spec["sides"], spec["count"]
+            words = _BLOCK_WORDS.unpack(self._key.digest(self._match_prefix + b"%d|0" % seq))[:count]
+            ceiling = _LIMIT - (_LIMIT % sides)
+            if max(words) < ceiling:
+                return [1 + word % sides for word in words]
+        stream = _Stream(self.seed, self.match_id, seq, key=self._key)
         if kind == "dice":
             return [1 + stream.below(spec["sides"]) for _ in range(spec["count"])]
         n = spec["n"]

@@ -34,6 +34,7 @@ END_KINDS = ("match_ended", "match_aborted")
 KINDS = ("match_created", *ENGINE_KINDS, *END_KINDS)
 # "clock": the time the bot took and its bank; "fault": why a default action was played for it.
 ACTION_KEYS = frozenset({"action", "clock", "fault"})
+_CHANCE_KEYS = frozenset({"spec", "outcome"})
 FORFEIT_REASONS = ("timeout", "crash", "illegal_action", "garbage", "resigned", "output_limit")
 # Forfeits for what a seat did when it was asked to act (bots/sandbox has its own, narrower
 # FAULT_REASONS: the faults of a process); "resigned" may come at any time.
@@ -368,7 +369,7 @@ class Folder:
         reason as ever."""
         if not isinstance(nxt, Chance):
             raise IllegalAction(f"chance event but no chance node now ({type(nxt).__name__})")
-        _check_keys(payload, {"spec", "outcome"}, "chance")
+        _check_keys(payload, _CHANCE_KEYS, "chance")
         if not _same(payload["spec"], nxt.spec):
             raise IllegalAction(f"chance spec {payload['spec']} differs from the rules' {nxt.spec}")
         if seed is None:
@@ -532,11 +533,15 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
         prev_hash = GENESIS
         prev_time = None
         folder = None
+        first = records[0]
+        match_id = first.get("match") if isinstance(first, dict) else None
+        step = None  # the folder's step, once match_created has made the folder
         for index, record in enumerate(records):
             seq = record.get("seq") if isinstance(record, dict) else None
             if type(seq) is not int or seq != index:
                 raise LogError(seq, f"expected seq {index} (gap, duplicate or reordering)")
-            if not isinstance(record.get("match"), str) or record.get("match") != records[0].get("match"):
+            match = record.get("match")
+            if match != match_id or not isinstance(match, str):
                 raise LogError(seq, "event of another match")
             if record.get("prev_hash") != prev_hash:
                 raise LogError(seq, "hash chain broken: prev_hash is not the previous event's hash")
@@ -544,23 +549,24 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
                 expected_hash = record_hash(record)
             except (KeyError, TypeError, ValueError) as exc:
                 raise LogError(seq, f"malformed record: {exc}") from None
-            if record.get("hash") != expected_hash:
+            prev_hash = record.get("hash")
+            if prev_hash != expected_hash:
                 raise LogError(seq, "hash mismatch: the event was changed after it was written")
-            prev_hash = record["hash"]
             prev_time = _checked_time(seq, record["time"], prev_time)
-            if folder is None:
+            if step is not None:
+                if seed_fault and index == len(records) - 1:
+                    raise LogError(seq, seed_fault)
+                step(record, seed=seed)
+            else:
                 if record.get("seat") is not None:
                     raise LogError(seq, "match_created belongs to no seat")
                 folder = Folder(record, get_ruleset=get_ruleset, in_place=True)  # keeps no state
+                step = folder.step
                 seed, seed_fault = _revealed_seed(records, folder.seed_commitment)
                 if seed is None and not seed_fault:
                     report.notes.append("the match has not ended: its seed is secret, "
                                         "chance outcomes are unverified")
-            else:
-                if seed_fault and index == len(records) - 1:
-                    raise LogError(seq, seed_fault)
-                folder.step(record, seed=seed)
-            if seq in snapshots:
+            if snapshots and seq in snapshots:
                 if snapshots.pop(seq) != folder.ruleset.encode(folder.state):
                     raise LogError(seq, "snapshot differs from the fold of the log")
                 report.snapshots_checked += 1

@@ -58,6 +58,8 @@ def reference_derive(seed: bytes, match_id: str, seq: int, spec: dict):
 @given(seed=seeds, match_id=match_ids, seq=seqs,
        spec=st.sampled_from([{"kind": "dice", "count": 7, "sides": 6},
                              {"kind": "dice", "count": 3, "sides": 1000},
+                             {"kind": "dice", "count": 1, "sides": 6},  # the first-block path
+                             {"kind": "dice", "count": 4, "sides": 7},
                              {"kind": "shuffle", "n": 40}, {"kind": "choice", "n": 90, "k": 6}]))
 def test_derive_is_the_documented_hmac_stream_with_rejection_and_fisher_yates(seed, match_id, seq, spec):
     assert chance.derive(seed, match_id, seq, spec) == reference_derive(seed, match_id, seq, spec)
@@ -270,3 +272,31 @@ def test_the_commitment_is_the_sha256_of_the_seed():
 def test_new_seeds_are_32_fresh_bytes():
     seeds_made = {chance.new_seed() for _ in range(50)}
     assert len(seeds_made) == 50 and all(len(seed) == 32 for seed in seeds_made)
+
+
+class _Words:
+    """A stand-in HMAC key whose blocks are given words (the sliver rejection sampling throws
+    away has a chance of sides in 2**64 a die: no seed to be found that falls in it)."""
+
+    def __init__(self, *blocks):
+        self.blocks = {b"%d" % i: b"".join(w.to_bytes(8, "big") for w in words)
+                       for i, words in enumerate(blocks)}
+
+    def digest(self, message: bytes) -> bytes:
+        return self.blocks[message.rsplit(b"|", 1)[1]]
+
+
+@pytest.mark.parametrize("blocks, expected", [
+    ([[2**64 - 1, 7, 8, 9], [10, 11, 12, 13]], [2, 3]),  # the first word rejected: the stream's
+    ([[5, 2**64 - 2, 8, 9], [10, 11, 12, 13]], [6, 3]),  # the second word rejected
+    ([[5, 6, 2**64 - 3, 2**64 - 4], [10, 11, 12, 13]], [6, 1]),  # the first two kept
+])
+def test_a_roll_with_a_word_in_the_rejected_sliver_is_drawn_by_the_stream(blocks, expected):
+    """Deriver rolls dice from the first block where every word is kept; a rejected word makes
+    the stream draw the roll, with the very words the stream skips and takes."""
+    deriver = chance.Deriver(SEED, "m")
+    deriver._key = _Words(*blocks)
+    spec = {"kind": "dice", "count": 2, "sides": 6}
+    assert deriver(3, spec) == expected
+    stream = chance._Stream(SEED, "m", 3, key=deriver._key)
+    assert [1 + stream.below(6) for _ in range(2)] == expected

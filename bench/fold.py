@@ -5,7 +5,7 @@ seeds) is exported as JSON Lines, one record per line, as ``replays`` exports a 
 figures over the very same lines, each the best of several repeats:
 
 - floor: ``json.loads`` of every line and nothing else (the cost of merely reading the log);
-- fold: ``json.loads`` + ``Folder.advance`` of every record, a fresh Folder per match from its
+- fold: ``json.loads`` + ``Folder.advance_all`` of the records, a fresh Folder per match from its
   match_created record, folding in place (what ``replays.selectors.match_folder`` does after a
   snapshot for a step read or a match's state);
 - validate: ``json.loads`` + ``games.engine.log.validate`` of each match (hash chain, legality of
@@ -165,7 +165,7 @@ def run_game(game: str, *, matches: int, repeats: int, options: dict | None = No
     lines, events = corpus.lines, corpus.events
     fold(lines)  # warm up: imports, caches (the board's lru_cache), before any timing
     works = [("floor: json.loads", lambda: read_only(lines), repeats),
-             ("fold: json.loads + Folder.advance", lambda: fold(lines), repeats)]
+             ("fold: json.loads + Folder.advance_all", lambda: fold(lines), repeats)]
     if with_validate:
         works.append(("validate: json.loads + log.validate", lambda: validate_all(lines),
                       max(1, repeats - 2)))

@@ -12,9 +12,34 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# The tests of the rules alone: games/ has no Django import, so a test here that asks for no
+# database cannot reach one (pytest-django refuses database access without it).
+ENGINE_TEST_DIRS = (ROOT / "tests" / "games", ROOT / "tests" / "conformance")
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+                     "live_server", "client", "admin_client", "django_user_model"}
+
+
+def runs_without_database(item) -> bool:
+    """A test of the rules alone: under tests/games or tests/conformance, with no database
+    fixture and no django_db, postgres or worker marker. Its outcome does not depend on
+    DATABASE_URL or CELERY_BROKER_URL."""
+    path = Path(str(item.fspath))
+    return (any(folder in path.parents for folder in ENGINE_TEST_DIRS)
+            and not DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+            and not any(item.get_closest_marker(m) for m in ("django_db", "postgres", "worker")))
+
+
 def pytest_collection_modifyitems(config, items):
     on_postgres = (os.environ.get("DATABASE_URL") or "").startswith(("postgres://", "postgresql://"))
     with_broker = bool(os.environ.get("CELERY_BROKER_URL"))
+    if os.environ.get("ARENA_DATABASE_PASS") == "1":
+        # .ci/run's second pass, on PostgreSQL, Redis and a worker: the tests of the rules alone
+        # ran in the first pass and would run the very same code again (about half the suite's
+        # time), so they are deselected here, and pytest reports how many.
+        engine_only = [item for item in items if runs_without_database(item)]
+        if engine_only:
+            config.hook.pytest_deselected(items=engine_only)
+            items[:] = [item for item in items if not runs_without_database(item)]
     for item in items:
         if "postgres" in item.keywords and not on_postgres:
             item.add_marker(pytest.mark.skip(reason="needs DATABASE_URL=postgres://... (set by .ci/run)"))

@@ -290,34 +290,13 @@ class Folder:
             raise LogError(seq, f"expected seq {self.seq + 1}")
         if self.ended:
             raise LogError(seq, "event after the end of the match")
-        if kind not in KINDS or kind == "match_created":
+        check = _CHECKS.get(kind) if type(kind) is str else None
+        if check is None:
             raise LogError(seq, f"unexpected event kind {kind!r}")
         if not isinstance(payload, dict):
             raise LogError(seq, "payload is not an object")
         try:
-            if kind == "action" or kind == "forfeit":
-                if type(seat) is not int or not 0 <= seat < self.players:
-                    raise IllegalAction(f"{kind} names no seat of this match: {seat!r}")
-            elif seat is not None:  # chance, match_ended, match_aborted
-                raise IllegalAction(f"a {kind} event belongs to no seat, got seat {seat!r}")
-            if kind == "action":  # check_action asks the rules who acts now
-                self._check_action(payload, seat)
-            elif kind == "chance":
-                self._check_chance(self.ruleset.next(self.state), payload, seq, seed)
-            elif kind == "forfeit":
-                self._check_forfeit(self.ruleset.next(self.state), payload, seat)
-            elif kind == "match_ended":
-                _check_keys(payload, {"result", "seed"} | (payload.keys() & {"signature"}), kind)
-                nxt = self.ruleset.next(self.state)
-                if not isinstance(nxt, Ended):
-                    raise IllegalAction(f"match_ended but the game goes on ({type(nxt).__name__})")
-                if not _same(payload["result"], nxt.result.to_json()):
-                    raise IllegalAction(f"recorded result {payload['result']} differs from "
-                                        f"the fold's {nxt.result.to_json()}")
-            elif kind == "match_aborted":  # no result, whatever the payload claims
-                _check_keys(payload, {"reason", "seed"} | (payload.keys() & {"signature"}), kind)
-                if not isinstance(payload["reason"], str):
-                    raise IllegalAction("match_aborted needs a reason (text)")
+            check(self, seat, payload, seq, seed)
         except IllegalAction as exc:
             raise LogError(seq, exc.reason) from None
         if kind in _ENGINE_KIND_SET:
@@ -328,6 +307,43 @@ class Folder:
         self.seq = seq
         self.head_hash = record.get("hash", self.head_hash)
         self.head_time = record.get("time", self.head_time)
+
+    # The checks of ``step``, one a kind (the table _CHECKS after the class): each raises
+    # IllegalAction with the reason a record may not stand where the fold is.
+
+    def _step_action(self, seat, payload: dict, seq: int, seed) -> None:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalAction(f"action names no seat of this match: {seat!r}")
+        self._check_action(payload, seat)  # asks the rules who acts now
+
+    def _step_forfeit(self, seat, payload: dict, seq: int, seed) -> None:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalAction(f"forfeit names no seat of this match: {seat!r}")
+        self._check_forfeit(self.ruleset.next(self.state), payload, seat)
+
+    def _step_chance(self, seat, payload: dict, seq: int, seed) -> None:
+        if seat is not None:
+            raise IllegalAction(f"a chance event belongs to no seat, got seat {seat!r}")
+        self._check_chance(self.ruleset.next(self.state), payload, seq, seed)
+
+    def _step_ended(self, seat, payload: dict, seq: int, seed) -> None:
+        if seat is not None:
+            raise IllegalAction(f"a match_ended event belongs to no seat, got seat {seat!r}")
+        _check_keys(payload, {"result", "seed"} | (payload.keys() & {"signature"}), "match_ended")
+        nxt = self.ruleset.next(self.state)
+        if not isinstance(nxt, Ended):
+            raise IllegalAction(f"match_ended but the game goes on ({type(nxt).__name__})")
+        if not _same(payload["result"], nxt.result.to_json()):
+            raise IllegalAction(f"recorded result {payload['result']} differs from "
+                                f"the fold's {nxt.result.to_json()}")
+
+    def _step_aborted(self, seat, payload: dict, seq: int, seed) -> None:
+        """No result, whatever the payload claims."""
+        if seat is not None:
+            raise IllegalAction(f"a match_aborted event belongs to no seat, got seat {seat!r}")
+        _check_keys(payload, {"reason", "seed"} | (payload.keys() & {"signature"}), "match_aborted")
+        if not isinstance(payload["reason"], str):
+            raise IllegalAction("match_aborted needs a reason (text)")
 
     def _check_action(self, payload: dict, seat: int) -> None:
         """A legal action; one played for a faulted bot ("fault") must be the default action, the
@@ -385,6 +401,11 @@ class Folder:
         if not _same(payload["outcome"], expected):
             raise IllegalAction(f"chance outcome {payload['outcome']} is not its derivation "
                                 f"from the revealed seed ({expected})")
+
+
+_CHECKS = {"action": Folder._step_action, "chance": Folder._step_chance,
+           "forfeit": Folder._step_forfeit, "match_ended": Folder._step_ended,
+           "match_aborted": Folder._step_aborted}  # match_created stands only at seq 0
 
 
 def _same(a, b) -> bool:

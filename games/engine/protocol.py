@@ -19,6 +19,7 @@ envelope (``match_created``, ``match_ended``, ``match_aborted``) never reaches `
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -148,6 +149,19 @@ def json_type_name(kind: type) -> str:
     return next((name for python, name in JSON_TYPE_NAMES.items() if issubclass(kind, python)), kind.__name__)
 
 
+@functools.cache
+def _option_fields(options_type: type) -> dict[str, dataclasses.Field]:
+    """The fields of an options dataclass by name, looked up once a type: every fold of a log
+    reads its match's options again (a Sorcado match is about 120 events)."""
+    return {f.name: f for f in dataclasses.fields(options_type)}
+
+
+def options_dict(options) -> dict:
+    """``dataclasses.asdict`` of an options dataclass, without its deep copies: every option is
+    a str, int, float or bool (options_from_json builds no other)."""
+    return {name: getattr(options, name) for name in _option_fields(type(options))}
+
+
 def options_from_json(options_type: type, raw: dict | None):
     """Build a frozen options dataclass from JSON, refusing unknown names and bad values."""
     if raw is None:
@@ -155,7 +169,7 @@ def options_from_json(options_type: type, raw: dict | None):
     if not isinstance(raw, dict):
         raise InvalidOptions(f"options must be a JSON object, got {type(raw).__name__}")
     raw = dict(raw)
-    known = {f.name: f for f in dataclasses.fields(options_type)}
+    known = _option_fields(options_type)
     unknown = sorted(set(raw) - set(known))
     if unknown:
         raise InvalidOptions(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(known)}")
@@ -287,7 +301,7 @@ class Ruleset:
         return options_from_json(self.Options, raw)
 
     def options_json(self, options) -> dict:
-        return dataclasses.asdict(options)
+        return options_dict(options)
 
     def check_players(self, players: int) -> None:
         spec = self.spec

@@ -14,13 +14,12 @@ Matches stored under version 1 fold by the edition in editions.py.
 from __future__ import annotations
 
 import copy
-import dataclasses
 from dataclasses import dataclass
 
 from games.engine import chance
 from games.engine.bots import RandomBot
 from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, Result, Ruleset,
-                                   ToAct, forfeiting_seat, option)
+                                   ToAct, forfeiting_seat, option, options_dict)
 from games.engine.registry import register
 
 from .content import (CARD, CONTENT, CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
@@ -561,7 +560,7 @@ class Sorcado(Ruleset):
         self.check_players(players)
         if not isinstance(options, Options):
             options = self.options(options)
-        return new_game(players, dataclasses.asdict(options), [None] * players, [], [],
+        return new_game(players, options_dict(options), [None] * players, [], [],
                         self.spec.version)
 
     def next(self, state: dict):

@@ -363,10 +363,11 @@ def move(state: State, wizard: int, to: int, steps: int, put=_with) -> State:
         capture(state, lay, wizard, to, fields, captives)
         fields[wizard] = to
         state = put(state, fields=tuple(fields), captives=tuple(captives), remaining=0)
+        return after_move(state)
     else:  # an empty field: nothing to take, the captives stay as they are
         fields = state.fields
         state = put(state, fields=fields[:wizard] + (to,) + fields[wizard + 1:], remaining=0)
-    return after_move(state)
+    return after_move(state, took=False)
 
 
 def return_home(state: State, lay: Layout, wizard: int, fields: list, captives: list) -> int:
@@ -404,11 +405,13 @@ def capture(state: State, lay: Layout, wizard: int, to: int, fields: list, capti
         captives[wizard] = captives[wizard] + tuple(taken)
 
 
-def after_move(state: State) -> State:
+def after_move(state: State, *, took: bool = True) -> State:
     """§5.1, §2.4: the round ends when one player is left; else the rest of a roll is offered
     while some other wizard can use it exactly, and is lost otherwise. ``state`` is the one
-    ``move`` has just made."""
-    if one_seat_left(state):
+    ``move`` has just made. ``took=False``: the move took no wizard off the board (a walk onto
+    an empty field, a return home), so the seats left are those before it, more than one (the
+    round would have ended), and §5.1 is not asked again."""
+    if took and one_seat_left(state):
         return end_round(state)
     if state.remaining > 0 and has_move(state):
         return state
@@ -423,12 +426,14 @@ def end_roll(state: State, *, fresh: bool = False) -> State:
     if state.rolls >= state.options.turn_limit:
         return end_round(state)
     again = state.roll == SIX and state.turn not in state.forfeited
-    changes = {"turn": state.turn if again else next_seat(state, state.turn), "roll": None,
-               "remaining": 0, "moved": (), "again": again and state.options.six == "optional"}
+    turn = state.turn if again else next_seat(state, state.turn)
+    again = again and state.options.six == "optional"
     if fresh:
-        state.__dict__.update(changes)
+        attributes = state.__dict__
+        attributes["turn"], attributes["roll"], attributes["remaining"] = turn, None, 0
+        attributes["moved"], attributes["again"] = (), again
         return state
-    return _with(state, **changes)
+    return _with(state, turn=turn, roll=None, remaining=0, moved=(), again=again)
 
 
 def choose_again(state: State, action: dict, put=_with) -> State:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, InvalidOptions,
-                                   Result, Ruleset, ToAct, option, options_from_json,
+                                   Result, Ruleset, ToAct, option, options_dict, options_from_json,
                                    options_schema)
 
 
@@ -198,3 +198,16 @@ def test_ruleset_options_fill_in_the_defaults_and_round_trip_as_json():
     options = RELAY.options({"rounds": 4})
     assert RELAY.options_json(options) == {"rounds": 4, "board": "small", "jokers": True, "handicap": 0.5}
     assert RELAY.options(RELAY.options_json(options)) == options
+
+
+def test_options_json_is_asdict_for_every_game():
+    """options_dict (Ruleset.options_json) copies the fields, no asdict deep copy: right only while every
+    option of every game is a str, int, float or bool, which options_from_json also demands."""
+    from games.engine import registry
+
+    for ruleset in registry.builtin():
+        for f in dataclasses.fields(ruleset.Options):
+            assert type(f.default) in (str, int, float, bool), (ruleset.spec.name, f.name)
+        options = ruleset.options({})
+        assert ruleset.options_json(options) == dataclasses.asdict(options) == options_dict(options)
+        assert ruleset.options(ruleset.options_json(options)) == options

@@ -155,18 +155,24 @@ class Deriver:
         return items[:k]
 
 
+_INTS_ONLY = {int}
+
+
 def check_outcome(spec: dict, outcome) -> None:
-    """Raise IllegalAction unless ``outcome`` has the shape ``spec`` allows (any seed could give it)."""
+    """Raise IllegalAction unless ``outcome`` has the shape ``spec`` allows (any seed could give it).
+    Every apply of a chance event asks it (due_outcome), so it looks at the outcome through
+    C-level set, min and max rather than a Python loop per member (a deal of 20: 7 -> 2 us)."""
     check_spec(spec)
-    if not isinstance(outcome, list) or any(type(x) is not int for x in outcome):
+    if not isinstance(outcome, list) or (outcome and set(map(type, outcome)) != _INTS_ONLY):
         raise IllegalAction(f"chance outcome {outcome!r} is not a list of ints")
     kind = spec["kind"]
-    if kind == "dice":
-        if len(outcome) != spec["count"] or not all(1 <= x <= spec["sides"] for x in outcome):
+    if kind == "dice":  # count >= 1 (check_spec): a list of that length has a min and a max
+        if len(outcome) != spec["count"] or not (1 <= min(outcome) and max(outcome) <= spec["sides"]):
             raise IllegalAction(f"chance outcome {outcome!r} does not fit {spec}")
-    else:
+    else:  # k >= 1, as for dice
         k = spec["n"] if kind == "shuffle" else spec["k"]
-        if len(outcome) != k or len(set(outcome)) != k or not all(0 <= x < spec["n"] for x in outcome):
+        if (len(outcome) != k or len(set(outcome)) != k
+                or not (0 <= min(outcome) and max(outcome) < spec["n"])):
             raise IllegalAction(f"chance outcome {outcome!r} does not fit {spec}")
 
 

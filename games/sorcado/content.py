@@ -203,8 +203,11 @@ def _captor_by_totals(monster: Monster, totals: list[int], counts: list[int]) ->
         if not positive or (len(positive) > 1 and positive[0][0] == positive[1][0]):
             return None
         return positive[0][1]
-    ranked = sorted(((t, s) for s, t in enumerate(totals)), reverse=True)
-    (best, seat), second = ranked[0], ranked[1][0]
+    # The best total (the last seat of those with it, as a descending sort of (total, seat)
+    # puts it first) and the next total, which equals the best in a tie; two seats at least.
+    ordered = sorted(totals)
+    best, second = ordered[-1], ordered[-2]
+    seat = len(totals) - 1 - totals[::-1].index(best)
     if best <= 0 or best - second < monster.margin:
         return None
     if monster.special == TWO_CARDS and counts[seat] < 2:
@@ -253,14 +256,20 @@ def realm_scores(grid: list[str], placed: list[list], factions: list,
         monster = card_of[realm]
         if monster.special == BANNER_WINS and bans[pos] is not None:
             seat = bans[pos]
-        else:
-            by_row, by_column = monster.special != COLUMN_ONLY, monster.special != ROW_ONLY
-            totals, counts = [], []
-            for (row_sums, row_counts, column_sums, column_counts), faction in zip(lines, factions):
-                total = (row_sums[row] if by_row else 0) + (column_sums[column] if by_column else 0)
-                count = (row_counts[row] if by_row else 0) + (column_counts[column] if by_column else 0)
-                totals.append(total + (monster.modifiers.get(faction, 0) if count else 0))
-                counts.append(count)
+        else:  # each seat's powers in the lines that count (M.4, D17: a row or a column only)
+            if monster.special == ROW_ONLY:
+                totals = [line[0][row] for line in lines]
+                counts = [line[1][row] for line in lines]
+            elif monster.special == COLUMN_ONLY:
+                totals = [line[2][column] for line in lines]
+                counts = [line[3][column] for line in lines]
+            else:
+                totals = [line[0][row] + line[2][column] for line in lines]
+                counts = [line[1][row] + line[3][column] for line in lines]
+            modifiers = monster.modifiers
+            if modifiers:  # M.2, D15: a faction's modifier counts only where the seat has a card
+                totals = [total + modifiers.get(faction, 0) if count else total
+                          for total, count, faction in zip(totals, counts, factions)]
             seat = _captor_by_totals(monster, totals, counts)
         captures.append(seat)
         if seat is not None:

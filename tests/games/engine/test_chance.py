@@ -300,3 +300,28 @@ def test_a_roll_with_a_word_in_the_rejected_sliver_is_drawn_by_the_stream(blocks
     assert deriver(3, spec) == expected
     stream = chance._Stream(SEED, "m", 3, key=deriver._key)
     assert [1 + stream.below(6) for _ in range(2)] == expected
+
+
+def reference_fits(spec: dict, outcome) -> bool:
+    """The shape an outcome of ``spec`` has, as the module doc states it, member by member."""
+    if not isinstance(outcome, list) or any(type(x) is not int for x in outcome):
+        return False
+    if spec["kind"] == "dice":
+        return len(outcome) == spec["count"] and all(1 <= x <= spec["sides"] for x in outcome)
+    k = spec["n"] if spec["kind"] == "shuffle" else spec["k"]
+    return len(outcome) == k == len(set(outcome)) and all(0 <= x < spec["n"] for x in outcome)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(spec=st.sampled_from([DICE, {"kind": "dice", "count": 3, "sides": 4}, {"kind": "shuffle", "n": 4},
+                             {"kind": "choice", "n": 6, "k": 3}]),
+       outcome=st.lists(st.integers(-2, 7) | st.booleans() | st.floats(0, 5) | st.none(), max_size=5))
+def test_check_outcome_accepts_exactly_the_outcomes_of_the_documented_shape(spec, outcome):
+    """check_outcome looks through set, min and max; it accepts what the shape rules accept,
+    member by member, and nothing else."""
+    try:
+        chance.check_outcome(spec, outcome)
+        accepted = True
+    except IllegalAction:
+        accepted = False
+    assert accepted == reference_fits(spec, outcome)

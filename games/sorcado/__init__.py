@@ -311,15 +311,13 @@ def move_cards(state: dict, moves: dict[int, int], cause: str) -> None:
     follow them (old position -> new position), and the movement is on public record."""
     state["moves"].append({"seat": state["seat"], "cause": cause,
                            "moves": [[old, new] for old, new in sorted(moves.items())]})
-    grid = list(state["grid"])
-    for old, new in moves.items():
-        state["grid"][new] = grid[old]
-    for known in state["known"]:
-        was = list(known)
-        for old, new in moves.items():
-            known[new] = was[old]
+    olds, news = list(moves), list(moves.values())
+    for cards in (state["grid"], *state["known"]):  # only the positions that move are read
+        for new, card in zip(news, [cards[old] for old in olds]):
+            cards[new] = card
     for key in ("looked", "freed", "seen", "prev_seen"):
-        state[key] = [moves.get(p, p) for p in state[key]]
+        if state[key]:
+            state[key] = [moves.get(p, p) for p in state[key]]
 
 
 def look(state: dict, seat: int, pos: int) -> None:

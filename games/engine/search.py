@@ -26,9 +26,11 @@ One iteration (Cowling, Powley and Whitehouse's single-observer ISMCTS, open loo
    each seat's statistics with its own reward: every seat is assumed to play for itself.
 
 A prior: the game's best hand-written bot (``PRIOR_BOTS``) is asked for its move at the root,
-which gets a progressive bias (``PRIOR_BIAS / (visits + 1)`` on its UCB value); the move most
-visited is played over it only where its mean reward is higher by more than ``OVERRIDE_Z``
-standard errors. Random playouts are a weak judge of a move (worse where determinizations see
+which is the first move tried there and then gets a progressive bias (``PRIOR_BIAS / (visits +
+1)`` on its UCB value); the move most visited is played over it only where its mean reward is
+higher by more than ``OVERRIDE_Z`` standard errors, so the prior's move is played where the
+search tried too few moves to know better (Wizard Kings' movement: some 70 moves, 20 iterations;
+a move whose one playout was won was played before the prior's was even tried). Random playouts are a weak judge of a move (worse where determinizations see
 every hidden card), and a short search that starts from the hand-written move and leaves it on
 evidence only beats the hand-written bot where a plain search loses to it (bench/search.py).
 
@@ -189,13 +191,13 @@ class SearchBot(Bot):
         arms = root.arms.get(seat, {})
         scored = [(arms[key].visits, arms[key].reward, index) for index, key in
                   enumerate(action_key(action) for action in legal) if key in arms]
-        favoured = arms.get(self._prior_key) if self._prior_key is not None else None
-        if not scored:  # no time to search: the prior's move, else any
-            return self._prior_action if self.prior is not None else self.rng.choice(legal)
-        best = legal[max(scored)[2]]
-        if favoured is not None and favoured.visits and not _surely_better(arms[action_key(best)], favoured):
-            return favoured.action
-        return best
+        if self.prior is not None:
+            # The prior's move unless a move searched beats it surely; with no playout of its
+            # own (no time to search) nothing does.
+            best = legal[max(scored)[2]] if scored else self._prior_action
+            favoured = arms.get(self._prior_key) or _Arm(self._prior_action)
+            return best if _surely_better(arms.get(action_key(best), favoured), favoured) else favoured.action
+        return legal[max(scored)[2]] if scored else self.rng.choice(legal)
 
     # -- one iteration ------------------------------------------------------------------------
     def _choose(self, node: _Node, seat: int, legal: list, prior: str | None = None) -> tuple[_Arm, bool]:
@@ -211,10 +213,12 @@ class SearchBot(Bot):
                 arm = arms[key] = _Arm(action)
             arm.available += 1
             available.append(arm)
+        favoured = arms.get(prior) if prior is not None else None
+        if favoured is not None and favoured.visits == 0 and favoured in available:
+            return favoured, True  # the prior's move is tried first (see the module docstring)
         untried = [arm for arm in available if arm.visits == 0]
         if untried:
             return self.rng.choice(untried), True
-        favoured = arms.get(prior) if prior is not None else None
         return max(available, key=lambda arm: arm.reward / arm.visits
                    + EXPLORATION * math.sqrt(math.log(arm.available) / arm.visits)
                    + (PRIOR_BIAS / (arm.visits + 1) if arm is favoured else 0.0)), False

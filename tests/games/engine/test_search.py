@@ -294,3 +294,63 @@ def test_a_move_is_surely_better_only_by_more_than_override_z_standard_errors():
     assert not _surely_better(arm(4, 5), arm(2, 5))  # 0.8 against 0.4 on five playouts each
     assert not _surely_better(prior, prior)
     assert OVERRIDE_Z == 2.0
+
+
+class ManyNumbers(Ruleset):
+    """Seat 0 says a number of 0-59, then a coin decides who wins: every number is as good, and
+    a short search tries only some of them."""
+
+    spec = GameSpec(name="test-many-numbers", title="Many numbers", version=1, min_players=2,
+                    max_players=2, chance=True, hidden_information=False, simultaneous=False,
+                    rulebook="(test)")
+    Options = _NoOptions
+
+    def setup(self, players, options):
+        return {"said": None, "coin": None}
+
+    def next(self, state):
+        if state["said"] is None:
+            return ToAct((0,))
+        if state["coin"] is None:
+            return Chance({"kind": "dice", "count": 1, "sides": 2})
+        return Ended(Result.from_scores([state["coin"] == 1, state["coin"] == 2]))
+
+    def legal_actions(self, state, seat):
+        return list(range(60)) if seat == 0 and state["said"] is None else []
+
+    def apply(self, state, event):
+        if event.kind == "chance":
+            return {**state, "coin": event.payload["outcome"][0]}
+        return {**state, "said": event.payload["action"]}
+
+    def view(self, state, seat):
+        return dict(state)
+
+    def determinize(self, view, seat, rng):
+        return dict(view)
+
+
+class SaysSeven(Bot):
+    name = "heuristic"
+
+    def act(self, message):
+        return 7
+
+
+class ManyNumbersWithAHeuristic(ManyNumbers):
+    def builtin_bots(self):
+        return {**super().builtin_bots(), "heuristic": SaysSeven}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_with_fewer_iterations_than_moves_the_priors_move_is_tried_first_and_played(seed):
+    """Where the search has fewer iterations than there are moves (Wizard Kings' movement: 50
+    moves, 20 iterations at 200 ms), the prior's move is tried first and played, not the move
+    of some lucky playout: a single won playout is no evidence."""
+    rules = ManyNumbersWithAHeuristic()
+    bot = SearchBot(rules, seed=seed, iterations=20)
+    bot.hello({"seat": 0})
+    state = rules.setup(2, None)
+    message = {"type": "act", "seat": 0, "view": dict(state), "legal_actions": rules.legal_actions(state, 0)}
+    assert bot.act(message) == 7
+    assert bot.last_iterations == 20

@@ -30,9 +30,10 @@ which is the first move tried there and then gets a progressive bias (``PRIOR_BI
 1)`` on its UCB value); the move most visited is played over it only where its mean reward is
 higher by more than ``OVERRIDE_Z`` standard errors, so the prior's move is played where the
 search tried too few moves to know better (Wizard Kings' movement: some 70 moves, 20 iterations;
-a move whose one playout was won was played before the prior's was even tried). Random playouts are a weak judge of a move (worse where determinizations see
-every hidden card), and a short search that starts from the hand-written move and leaves it on
-evidence only beats the hand-written bot where a plain search loses to it (bench/search.py).
+a move whose one playout was won was played before the prior's was even tried). Random
+playouts are a weak judge of a move (worse where determinizations see every hidden card), and
+a short search that starts from the hand-written move and leaves it on evidence only beats the
+hand-written bot where a plain search loses to it (bench/search.py).
 
 Simultaneous decisions (several seats in one ``ToAct``) are searched as the rules play them: each
 seat chooses from statistics that do not depend on the others' choices in that decision, and the

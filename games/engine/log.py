@@ -255,12 +255,7 @@ class Folder:
     def advance(self, record: dict) -> None:
         """Apply a stored record without checking it (replays of the service's own log; the
         validator re-checks everything)."""
-        kind = record["kind"]
-        if kind in _ENGINE_KIND_SET:
-            self.state = self._apply(self.state, Event(kind, record["seat"], record["payload"]))
-        elif kind in END_KINDS:
-            self.ended, self.result = True, record["payload"].get("result")
-        self.seq, self.head_hash, self.head_time = record["seq"], record["hash"], record.get("time")
+        self.advance_all((record,))
 
     def advance_all(self, records: Iterable[dict]) -> None:
         """``advance`` every record in turn. One loop holds the state and the rules' apply in

@@ -545,7 +545,7 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
         report.reason = "empty log"
         return report
     try:
-        seed = None
+        seed, seed_fault = None, ""
         prev_hash = GENESIS
         prev_time = None
         folder = None

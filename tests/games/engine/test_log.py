@@ -514,6 +514,32 @@ def test_record_hash_spells_the_envelope_as_the_encoder_does(played):
     assert all(record_hash(record) == record["hash"] for record in played)
 
 
+@pytest.mark.parametrize("field, value", [
+    ("match", 'm"\\\u2028\u00e9\U0001f9d9'), ("time", '2026-11-27T08:00:00+00:00\u2028"'),
+    ("time", "2026-11-27T08:00:00\u00e9+00:00"), ("seat", True), ("seat", 1.0), ("seat", -1),
+    ("kind", "act\u00efon"), ("kind", 7)])
+def test_validate_hashes_a_record_as_record_hash_does(records, field, value):
+    """validate writes a well-formed record's canonical JSON itself, from what the chain has
+    proven (the match, the seq, prev_hash); a record resealed by record_hash with an odd
+    envelope (text to escape, a bool or float seat, an unknown or non-text kind) is never
+    reported as changed after it was written: whatever else is wrong with it is reported."""
+    targets = range(len(records)) if field == "match" else [3]
+    for seq in targets:
+        records[seq][field] = value
+    report = check(resealed(records, 0 if field == "match" else 3))
+    assert "hash" not in (report.reason or ""), report.to_json()
+    if field == "match":  # the match names the chance outcomes' derivation: the first is off
+        assert records[report.first_bad_seq]["kind"] == "chance"
+        assert "is not its derivation from the revealed seed" in report.reason
+    else:
+        assert (report.ok, report.first_bad_seq) == (False, 3)
+    spoiled = 0 if field == "match" else 3  # and a change after sealing is still found
+    records[spoiled]["payload"]["spoiled"] = 1
+    report = check(records)
+    assert (report.ok, report.first_bad_seq, report.reason) == (
+        False, spoiled, "hash mismatch: the event was changed after it was written")
+
+
 @settings(max_examples=150, deadline=None, database=None)
 @given(a=json_values, b=json_values)
 def test_same_is_equal_canonical_json(a, b):

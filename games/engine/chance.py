@@ -137,12 +137,21 @@ class Deriver:
         if kind == "dice" and spec["count"] <= 4:
             # Most rolls: the stream's first block holds a word for every die, and each word is
             # used unless it falls in the rejected sliver (a chance of sides in 2**64 a die),
-            # where the stream itself draws the roll. The same outcome, without a _Stream.
+            # where the stream itself draws the roll. The same outcome, without a _Stream, and
+            # the block's HMAC (_Key.digest) written out: a validation derives every roll.
             sides, count = spec["sides"], spec["count"]
-            words = _BLOCK_WORDS.unpack(self._key.digest(self._match_prefix + b"%d|0" % seq))[:count]
+            key = self._key
+            inner = key._inner.copy()
+            inner.update(self._match_prefix + b"%d|0" % seq)
+            outer = key._outer.copy()
+            outer.update(inner.digest())
+            words = _BLOCK_WORDS.unpack(outer.digest())
             ceiling = _LIMIT - (_LIMIT % sides)
-            if max(words) < ceiling:
-                return [1 + word % sides for word in words]
+            if count == 1:
+                if words[0] < ceiling:
+                    return [1 + words[0] % sides]
+            elif max(words[:count]) < ceiling:
+                return [1 + word % sides for word in words[:count]]
         stream = _Stream(self.seed, self.match_id, seq, key=self._key)
         if kind == "dice":
             return [1 + stream.below(spec["sides"]) for _ in range(spec["count"])]

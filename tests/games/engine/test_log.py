@@ -556,6 +556,14 @@ def test_same_is_equal_canonical_json(a, b):
                  (2**70, 2**70), ([10**5000], [10**5000]), (-0.0, 0.0),
                  (float("nan"), float("nan")), (float("inf"), float("inf"))]:
         assert log._same(x, y) == same(x, y) and log._same(y, x) == same(y, x), (x, y)
+        for u, v in [(x, y), (y, x), ({"k": x}, {"k": y}), ({"k": x, "n": 1}, {"n": 1, "k": y})]:
+            assert not log._flat_same(u, v) or same(u, v), (u, v)  # a sure "same" is right
+    spec = {"kind": "dice", "count": 1, "sides": 6}
+    assert log._flat_same(spec, {"sides": 6, "kind": "dice", "count": 1})
+    for odd in [{"kind": "dice", "count": True, "sides": 6}, {"kind": "dice", "count": 1.0, "sides": 6},
+                {"kind": "dice", "count": 1, "sides": 6, "x": None}, {True: 1}, [spec]]:
+        assert not log._flat_same(odd, spec) and not log._flat_same(spec, odd), odd
+    assert not log._flat_same({True: 1}, {1: 1}) and {True: 1} == {1: 1}
 
 
 # Floats whose orjson text is not json's (negative exponents padded by json, small numbers that

@@ -137,8 +137,8 @@ def _rule_refusal(state: dict, seat: int, action: dict) -> str | None:
             return bad
         if not a < b:
             return f"name the two positions in rising order, a < b (got {a}, {b})"
-        still = movable(state)
-        if a not in still or b not in still:
+        bans = state["bans"]  # movable(state) holds a and b, asked of the two alone
+        if bans[a] is not None or bans[b] is not None or state["pending"] in (a, b):
             return "a banned card (or the spell) cannot be moved (B.3)"
     if kind == "place":
         if action["card"] not in state["hands"][seat]:
@@ -154,13 +154,18 @@ def refusal(state: dict, seat, action) -> str | None:
     phase = state["phase"]
     if phase not in PHASE_ACTIONS or type(seat) is not int or seat != acting_seat(state):
         return f"seat {_short(seat)} does not act now"
+    return _action_refusal(state, seat, action, phase)
+
+
+def _action_refusal(state: dict, seat: int, action, phase: str) -> str | None:
+    """``refusal`` once ``seat`` is known to act now, in ``phase``."""
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
-    if action["type"] not in PHASE_ACTIONS[phase]:
-        return (f"{_short(action['type'])} is not possible now ({phase}); "
-                f"possible: {list(PHASE_ACTIONS[phase])}")
-    if set(action) != ACTION_KEYS[action["type"]]:
-        return f"a {action['type']} action has exactly the keys {sorted(ACTION_KEYS[action['type']])}"
+    kind = action["type"]
+    if kind not in PHASE_ACTIONS[phase]:
+        return f"{_short(kind)} is not possible now ({phase}); possible: {list(PHASE_ACTIONS[phase])}"
+    if action.keys() != ACTION_KEYS[kind]:
+        return f"a {kind} action has exactly the keys {sorted(ACTION_KEYS[kind])}"
     return _rule_refusal(state, seat, action)
 
 
@@ -311,13 +316,20 @@ def move_cards(state: dict, moves: dict[int, int], cause: str) -> None:
     follow them (old position -> new position), and the movement is on public record."""
     state["moves"].append({"seat": state["seat"], "cause": cause,
                            "moves": [[old, new] for old, new in sorted(moves.items())]})
-    olds, news = list(moves), list(moves.values())
-    for cards in (state["grid"], *state["known"]):  # only the positions that move are read
-        for new, card in zip(news, [cards[old] for old in olds]):
-            cards[new] = card
+    items = list(moves.items())
+    if len(items) == 2 and items[0] == items[1][::-1]:  # two cards change places (S.2, D11)
+        a, b = items[0]
+        for cards in (state["grid"], *state["known"]):
+            cards[a], cards[b] = cards[b], cards[a]
+    else:
+        olds, news = list(moves), list(moves.values())
+        for cards in (state["grid"], *state["known"]):  # only the positions that move are read
+            for new, card in zip(news, [cards[old] for old in olds]):
+                cards[new] = card
+    get = moves.get
     for key in ("looked", "freed", "seen", "prev_seen"):
         if state[key]:
-            state[key] = [moves.get(p, p) for p in state[key]]
+            state[key] = [get(p, p) for p in state[key]]
 
 
 def look(state: dict, seat: int, pos: int) -> None:
@@ -583,8 +595,12 @@ class Sorcado(Ruleset):
     def check_action(self, state: dict, seat: int, action) -> None:
         """Ruleset.check_action without building ``next`` when the seat is the one to act (a
         validation checks every action): ``check`` alone then decides, as it would there."""
-        if state["phase"] in PHASE_ACTIONS and type(seat) is int and seat == acting_seat(state):
-            return self.check(state, seat, action)
+        phase = state["phase"]
+        if phase in PHASE_ACTIONS and type(seat) is int and seat == acting_seat(state):
+            reason = _action_refusal(state, seat, action, phase)  # refusal, the seat known
+            if reason is not None:
+                raise IllegalAction(reason)
+            return None
         return super().check_action(state, seat, action)
 
     def apply(self, state: dict, event: Event) -> dict:

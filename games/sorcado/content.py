@@ -7,6 +7,7 @@ Card ids are distinct strings no other text in a view can contain (``DEM-6a``, `
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 # -- factions and mage cards (V.3, D20) ---------------------------------------------------------
@@ -167,6 +168,7 @@ def position_slots(pos: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
 SLOT_LINES = {slot: (slot[0] in "LR", int(slot[1])) for slot in SLOTS}
 
 
+@functools.lru_cache(maxsize=None)  # a check of every placement asks it
 def corner_slots(corner: str) -> tuple[str, ...]:
     """V.4a: the eight slots on the two sides that meet at ``corner``."""
     return tuple(f"{side}{i}" for side in corner for i in range(SIDE))  # "TL": top and left

@@ -217,6 +217,11 @@ def action_refusal(state: State, seat, action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
     if not acts(state) or type(seat) is not int or seat != state.turn:
         return f"seat {_short(seat)} does not act now"
+    return _acting_refusal(state, seat, action)
+
+
+def _acting_refusal(state: State, seat: int, action) -> str | None:
+    """``action_refusal`` once ``seat`` is known to act now."""
     if not isinstance(action, dict):
         return f"an action is a JSON object with a type, got {_short(action)}"
     if state.again:
@@ -515,7 +520,10 @@ class TrapTheWizard(Ruleset):
         """Ruleset.check_action without building ``next`` when the seat is the one to act (a
         validation checks every action): ``check`` alone then decides, as it would there."""
         if acts(state) and type(seat) is int and seat == state.turn:
-            return self.check(state, seat, action)
+            reason = _acting_refusal(state, seat, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            return None
         return super().check_action(state, seat, action)
 
     def legal_actions(self, state: State, seat: int) -> list:

@@ -347,7 +347,12 @@ def roll_die(state: State, outcome, put=_with) -> State:
             and 1 <= outcome[0] <= SIX):
         raise IllegalAction(f"a die outcome is [1..6], got {_short(outcome)}")
     die = outcome[0]
-    state = put(state, roll=die, remaining=die, moved=(), rolls=state.rolls + 1)
+    if put is _put:  # in place: the four fields written straight into the state (every roll of a fold)
+        attributes = state.__dict__
+        attributes["roll"] = attributes["remaining"] = die
+        attributes["moved"], attributes["rolls"] = (), attributes["rolls"] + 1
+    else:
+        state = put(state, roll=die, remaining=die, moved=(), rolls=state.rolls + 1)
     return state if has_move(state) else end_roll(state, fresh=True)
 
 
@@ -371,7 +376,12 @@ def move(state: State, wizard: int, to: int, steps: int, put=_with) -> State:
         return after_move(state)
     else:  # an empty field: nothing to take, the captives stay as they are
         fields = state.fields
-        state = put(state, fields=fields[:wizard] + (to,) + fields[wizard + 1:], remaining=0)
+        fields = fields[:wizard] + (to,) + fields[wizard + 1:]
+        if put is _put:  # in place, as in roll_die
+            attributes = state.__dict__
+            attributes["fields"], attributes["remaining"] = fields, 0
+        else:
+            state = put(state, fields=fields, remaining=0)
     return after_move(state, took=False)
 
 

@@ -205,6 +205,14 @@ def _build_options(state: dict, seat: int, action) -> list[dict]:
     return [dict(a) for a in found]
 
 
+def forget_builds(state: dict) -> None:
+    """Drop the build listing remembered for ``state`` before it is changed in place
+    (apply_in_place): its key holds the state's identity and one seat's draft, not all that the
+    listing depends on."""
+    if _BUILDS["state"] is state:
+        _BUILDS.update(key=None, state=None, options=None)
+
+
 def _move_key(state: dict, seat: int) -> tuple:
     blocks = tuple((b, blk["owner"], blk["hex"], blk["moved"], blk["cast"], blk["steps"], blk["kind"])
                    for b, blk in state["blocks"].items())

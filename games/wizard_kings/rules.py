@@ -169,9 +169,10 @@ def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:
     if _MOVES["key"] == key and _MOVES["state"] is state:
         found = _MOVES["options"]
     else:
-        found = {}
+        found, hostile = {}, {}
         for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat):
-            found[bid] = [{"type": "move", "block": bid, **move} for move in destinations(state, bid)]
+            found[bid] = [{"type": "move", "block": bid, **move}
+                          for move in destinations(state, bid, hostile)]
             found[bid] += _move_spells(state, bid)
         if state.get("scenario") is not None:
             scenarios.restrict_moves(state, seat, found)    # 7.1, 7.2, 7.3

@@ -282,14 +282,14 @@ class Warlock(Ruleset):
     def apply_in_place(self, state: dict, event: Event) -> dict:
         """``apply`` without the copy (Ruleset.apply_in_place): ``rules`` change the state they
         are given, so a fold that owns its state (a search's playout) hands it over as it is.
-        The action is copied, as in ``apply``: the event (a record, a search's stored move)
-        must not change with the state that may keep parts of it."""
+        The action is copied (``clone``: a JSON value), as ``apply`` always did: the event (a
+        record, a search's stored move) must not change with a state that may keep parts of it."""
         if event.kind == "forfeit":
             rules.forfeit(state, forfeiting_seat(state["players"], event.seat))
         elif event.kind == "chance":
             rules.chance_outcome(state, chance.due_outcome(self.next(state), event.payload))
         elif event.kind == "action":
-            rules.decide(state, event.seat, copy.deepcopy(event.payload.get("action")))
+            rules.decide(state, event.seat, clone(event.payload.get("action")))
         else:
             raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
         return state

@@ -413,7 +413,7 @@ class WizardKings(Ruleset):
         are given, so a fold that owns its state (a search's playout) hands it over as it is.
         The action is copied (by ``_clone``, a JSON value), as ``apply`` always did: the event (a
         record, a search's stored move) must not change with a state that may keep parts of it."""
-        rules.forget_builds(state)
+        rules.forget_listings(state)
         if event.kind == "forfeit":
             rules.forfeit(state, forfeiting_seat(state["players"], event.seat))
         elif event.kind == "chance":

@@ -206,12 +206,13 @@ def _build_options(state: dict, seat: int, action) -> list[dict]:
     return [dict(a) for a in found]
 
 
-def forget_builds(state: dict) -> None:
-    """Drop the build listing remembered for ``state`` before it is changed in place
-    (apply_in_place): its key holds the state's identity and one seat's draft, not all that the
-    listing depends on."""
-    if _BUILDS["state"] is state:
-        _BUILDS.update(key=None, state=None, options=None)
+def forget_listings(state: dict) -> None:
+    """Drop the move and build listings remembered for ``state`` before an event changes it in
+    place (apply_in_place): their keys hold the state's identity and what one decision's listing
+    reads, not all that an event may change (a copying ``apply`` gave every event a new state)."""
+    for memo in (_MOVES, _BUILDS):
+        if memo["state"] is state:
+            memo.update(key=None, state=None, options=None)
 
 
 def _move_key(state: dict, seat: int) -> tuple:

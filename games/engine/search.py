@@ -2,14 +2,16 @@
 
 The bot sees what every bot sees, the ``act`` message (its seat's view and legal actions), and
 searches with nothing but the contract: ``determinize``, ``next``, ``legal_actions`` and
-``apply``. It plays every registered game, present and future, with 2-7 seats, chance and
-simultaneous decisions.
+``apply_in_place``. It plays every registered game, present and future, with 2-7 seats, chance
+and simultaneous decisions.
 
 One iteration (Cowling, Powley and Whitehouse's single-observer ISMCTS, open loop):
 
 1. **Determinize**: draw a full state consistent with the view, ``determinize(view, seat, rng)``;
    what is hidden from the seat (cards not seen, blocks not revealed, deck order, other seats'
    secret choices) is drawn at random, so the search averages over what the seat cannot know.
+   The iteration owns that state and plays on it in place (``apply_in_place``), with no copy
+   of the state per event.
 2. **Select** down the tree: a node holds, for every seat that acts there, statistics per action
    (visits, summed reward, and how often the action was available: different determinizations
    allow different actions, so UCB uses the availability count where UCT uses the parent's
@@ -225,7 +227,12 @@ class SearchBot(Bot):
                    + (PRIOR_BIAS / (arm.visits + 1) if arm is favoured else 0.0)), False
 
     def _iterate(self, state, root: _Node, me: int) -> None:
+        """One iteration from ``state``, a determinization drawn for it alone: it is folded in
+        place (``apply_in_place``, no copy per event), which the conformance suite holds sound
+        (tests/conformance/test_determinize.py: a determinized state shares nothing with its
+        view or with anything that outlives it)."""
         ruleset, rng = self.ruleset, self.rng
+        apply = ruleset.apply_in_place
         node: _Node | None = root  # None below the frontier: the playout
         path: list[tuple[_Arm, int]] = []
         reward, events, decisions = None, 0, 0
@@ -237,7 +244,7 @@ class SearchBot(Bot):
                 break
             events += 1
             if isinstance(nxt, Chance):
-                state = ruleset.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
+                state = apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
                 continue
             if node is None:
                 if cut is not None:
@@ -248,7 +255,7 @@ class SearchBot(Bot):
                     decisions += 1
                 seat = nxt.seats[0]
                 action = rng.choice(ruleset.legal_actions(state, seat))
-                state = ruleset.apply(state, Event.action(seat, action))
+                state = apply(state, Event.action(seat, action))
                 continue
             # Every seat of this decision chooses from the node's statistics, the searching seat
             # first where it is one of them (the root's statistics are its own), none seeing the
@@ -262,7 +269,7 @@ class SearchBot(Bot):
                 path.append((arm, seat))
                 keys.append(action_key(arm.action))
                 frontier = frontier or untried
-                state = ruleset.apply(state, Event.action(seat, arm.action))
+                state = apply(state, Event.action(seat, arm.action))
             node = None if frontier else node.children.setdefault(tuple(keys), _Node())
         for arm, seat in path:
             arm.visits += 1

@@ -710,25 +710,31 @@ class ImperialTwing(Ruleset):
             raise IllegalAction(reason)
 
     def apply(self, state: dict, event: Event) -> dict:
-        """The next state; ``state`` itself is never changed."""
+        """The next state; ``state`` itself is never changed: the event is checked against it,
+        then applied in place to a copy (``clone``: the parts the rules change)."""
+        if event.kind == "action":
+            self.check(state, event.seat, event.payload.get("action"))
+        elif event.kind not in ("forfeit", "chance"):
+            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
+        return self.apply_in_place(clone(state), event)
+
+    def apply_in_place(self, state: dict, event: Event) -> dict:
+        """``apply`` without the copy (Ruleset.apply_in_place): the rules change the state they
+        are given, so a fold that owns its state (a search's playout) hands it over as it is.
+        The rules read an action's fields and keep none of its lists or dicts, so the event
+        is not copied."""
         if event.kind == "forfeit":
-            new = clone(state)
-            forfeit(new, forfeiting_seat(state["players"], event.seat), self.spec.version)
+            forfeit(state, forfeiting_seat(state["players"], event.seat), self.spec.version)
         elif event.kind == "chance":
-            outcome = chance.due_outcome(self.next(state), event.payload)
-            new = clone(state)
-            chance_fell(new, outcome)
+            chance_fell(state, chance.due_outcome(self.next(state), event.payload))
         elif event.kind == "action":
-            action = event.payload.get("action")
-            self.check(state, event.seat, action)
-            new = clone(state)
-            decide(new, event.seat, action)
+            decide(state, event.seat, event.payload.get("action"))
         else:
             raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
-        advance(new)
+        advance(state)
         if self.spec.version >= 2:  # version 1 never has a ``revealed`` to forget
-            fights.forget_played(new)
-        return new
+            fights.forget_played(state)
+        return state
 
     def view(self, state: dict, seat: int | None) -> dict:
         return public_view(state) if seat is None else seat_view(state, seat)

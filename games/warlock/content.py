@@ -128,8 +128,13 @@ HAND_SIZE = 7
 
 
 def kind(card: str) -> Spell:
-    """The spell of a card id (``WL-black-knight-2`` -> Black Knight)."""
-    return SPELL[card[3:card.rindex("-")]]
+    """The spell of a card id (``WL-black-knight-2`` -> Black Knight): looked up once a card
+    (combat asks it hundreds of times an event), read from the id for any other text."""
+    found = _KIND.get(card)
+    return found if found is not None else SPELL[card[3:card.rindex("-")]]
+
+
+_KIND = {card: SPELL[card[3:card.rindex("-")]] for card in CARD_IDS}
 
 
 # -- the tables (5.2.1, 5.2.3): attack row -> {defending spell: result code (5.7)} ---------------

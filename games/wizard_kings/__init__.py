@@ -13,7 +13,6 @@ Modules: ``board`` (maps as data, the hex grid), ``content`` (armies and spells 
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 import pickle
@@ -401,22 +400,29 @@ class WizardKings(Ruleset):
             raise IllegalAction(reason)
 
     def apply(self, state: dict, event: Event) -> dict:
-        if event.kind == "forfeit":
-            new = _clone(state)
-            rules.forfeit(new, forfeiting_seat(state["players"], event.seat))
-            return new
-        if event.kind == "chance":
-            outcome = chance.due_outcome(self.next(state), event.payload)
-            new = _clone(state)
-            rules.chance_outcome(new, outcome)
-            return new
-        if event.kind != "action":
+        """The next state; ``state`` itself is never changed: the event is checked against it,
+        then applied in place to a copy."""
+        if event.kind == "action":
+            self.check(state, event.seat, event.payload.get("action"))
+        elif event.kind not in ("forfeit", "chance"):
             raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
-        action = event.payload.get("action")
-        self.check(state, event.seat, action)
-        new = _clone(state)
-        rules.decide(new, event.seat, copy.deepcopy(action))
-        return new
+        return self.apply_in_place(_clone(state), event)
+
+    def apply_in_place(self, state: dict, event: Event) -> dict:
+        """``apply`` without the copy (Ruleset.apply_in_place): ``rules`` change the state they
+        are given, so a fold that owns its state (a search's playout) hands it over as it is.
+        The action is copied (by ``_clone``, a JSON value), as ``apply`` always did: the event (a
+        record, a search's stored move) must not change with a state that may keep parts of it."""
+        rules.forget_listings(state)
+        if event.kind == "forfeit":
+            rules.forfeit(state, forfeiting_seat(state["players"], event.seat))
+        elif event.kind == "chance":
+            rules.chance_outcome(state, chance.due_outcome(self.next(state), event.payload))
+        elif event.kind == "action":
+            rules.decide(state, event.seat, _clone(event.payload.get("action")))
+        else:
+            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
+        return state
 
     def view(self, state: dict, seat: int | None) -> dict:
         return public_view(state) if seat is None else seat_view(state, seat)

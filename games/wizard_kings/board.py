@@ -110,6 +110,8 @@ class Board:
     titles: tuple[str, ...] = ()
     road_ends: set[str] = field(default_factory=set)           # road ends on a map's edge
     _near: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    # movement.land_steps' tables, by the traits of a kind that movement reads (built once each)
+    _steps: dict[tuple, dict] = field(default_factory=dict, repr=False)
 
     def neighbours(self, hex_: str) -> list[str]:
         """The hexes of this board next to ``hex_`` (computed once per hex)."""

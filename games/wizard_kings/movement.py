@@ -75,6 +75,36 @@ def step_allowed(b: Board, kind, a: str, n: str) -> bool:
     return True
 
 
+def land_steps(b: Board, kind) -> dict[str, tuple]:
+    """For a block that does not fly: every step it may take from each hex, as (to, hexside,
+    along a road that helps it, stops it), with the board's facts that hold whatever the state:
+    the terrain and hexsides (``can_step``; 2.34: an amphibian follows a river's course over any
+    land but a waterfall), roads (3.3: no help to water blocks), the stop terrains (4.3). The
+    search over paths (``destinations``) runs once a block and a state, many times a move;
+    these facts depend only on the board and the kind's traits, so they are worked out once."""
+    water = "water" in kind.traits
+    profile = (water, kind.native("swamp"), kind.native("mountain"), "hero" in kind.traits,
+               *(kind.native(t) for t in STOP_TERRAIN))
+    table = b._steps.get(profile)
+    if table is None:
+        table = b._steps[profile] = {h: _steps_from(b, kind, h, water) for h in b.terrain}
+    return table
+
+
+def _steps_from(b: Board, kind, h: str, water: bool) -> tuple:
+    """``land_steps`` from one hex."""
+    steps = []
+    for n in b.neighbours(h):
+        s = side(h, n)
+        river = (kind.native("swamp") and n in b.river_course.get(h, ())
+                 and s not in b.waterfalls and b.land(n))
+        if not river and not can_step(b, kind, h, n):
+            continue
+        stops = not water and not river and _stops_in(kind, b.terrain[n])
+        steps.append((n, s, s in b.roads and not water, stops))
+    return tuple(steps)
+
+
 def _stops_in(kind, terrain: str) -> bool:
     """3.12-3.14: land blocks stop on entering desert, forest or swamp, natives excepted."""
     return terrain in STOP_TERRAIN and not kind.native(terrain)
@@ -205,9 +235,11 @@ def _port_left(state: dict, b: Board, h: str) -> int:
     return b.cities[h].gold + (1 if haven else 0) - state["port_use"].get(h, 0)
 
 
-def destinations(state: dict, bid: str) -> list[dict]:
+def destinations(state: dict, bid: str, hostile_memo: dict[str, bool] | None = None) -> list[dict]:
     """Every legal move of block ``bid`` now: [{"to", "via", "side"}] ("via" and "side" only
-    where the destination is enemy-held: the hexside entered and the side joined matter)."""
+    where the destination is enemy-held: the hexside entered and the side joined matter).
+    ``hostile_memo``: which hexes are hostile to the block's owner, shared by the caller between
+    the blocks of one seat in one state (rules.move_options)."""
     block = state["blocks"][bid]
     kind = kind_of(block["kind"])
     if block["moved"] or kind.move == 0 or block["cast"]:
@@ -219,13 +251,16 @@ def destinations(state: dict, bid: str) -> list[dict]:
     seat, start = block["owner"], block["hex"]
     found: dict[tuple, dict] = {}
     offered: set[tuple] = set()
-    hostile_memo: dict[str, bool] = {}
+    hostile_memo = {} if hostile_memo is None else hostile_memo
 
     def hostile(h: str) -> bool:
-        """An enemy hex or a battle to come: a block entering it stops (4.2, 4.4)."""
-        if h not in hostile_memo:
-            hostile_memo[h] = is_enemy(state, h, seat) or contested(state, h)
-        return hostile_memo[h]
+        """An enemy hex or a battle to come: a block entering it stops (4.2, 4.4). A battle to
+        come (``contested``: blocks of two seats) is an enemy hex to every seat, so ``is_enemy``
+        answers both."""
+        found = hostile_memo.get(h)
+        if found is None:
+            found = hostile_memo[h] = is_enemy(state, h, seat)
+        return found
 
     def offer(via: str, to: str):
         enemy = hostile(to)
@@ -263,28 +298,23 @@ def destinations(state: dict, bid: str) -> list[dict]:
     else:
         # breadth first over (hex, wholly on road so far, may still leave the road): the first
         # visit of such a state is the one with the fewest hexes used
-        water = "water" in kind.traits                  # 3.3: roads do not help water blocks
-        amphibian = kind.native("swamp")
+        steps = land_steps(b, kind)
         frontier = [(start, True, True)]
         seen = {(start, True, True)}
         limit = kind.move + 1
         for used in range(limit):
             nxt = []
             for h, road, free in frontier:
-                for n in b.neighbours(h):
-                    if n == start or (h == start and side(h, n) in barred):
+                for n, s, road_side, stops in steps[h]:
+                    if n == start or (h == start and s in barred):
                         continue
-                    river = (amphibian and n in b.river_course.get(h, ())
-                             and side(h, n) not in b.waterfalls and b.land(n))
-                    if not river and not can_step(b, kind, h, n):
-                        continue                        # 2.34: along a river, whatever the land
-                    on_road = road and side(h, n) in b.roads and not water
+                    on_road = road and road_side
                     if not on_road and (not free or used + 1 > kind.move):
                         continue
                     offer(h, n)
                     if hostile(n):
                         continue                        # 4.2: stop and fight
-                    if not water and not river and _stops_in(kind, b.terrain[n]):
+                    if stops:
                         if not on_road:
                             continue                    # 4.3: stop in desert, forest, swamp
                         key = (n, True, False)          # 3.3: no stop while wholly on road

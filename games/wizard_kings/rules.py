@@ -169,9 +169,10 @@ def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:
     if _MOVES["key"] == key and _MOVES["state"] is state:
         found = _MOVES["options"]
     else:
-        found = {}
+        found, hostile = {}, {}
         for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat):
-            found[bid] = [{"type": "move", "block": bid, **move} for move in destinations(state, bid)]
+            found[bid] = [{"type": "move", "block": bid, **move}
+                          for move in destinations(state, bid, hostile)]
             found[bid] += _move_spells(state, bid)
         if state.get("scenario") is not None:
             scenarios.restrict_moves(state, seat, found)    # 7.1, 7.2, 7.3
@@ -203,6 +204,15 @@ def _build_options(state: dict, seat: int, action) -> list[dict]:
     found = build.options(state, seat)
     _BUILDS.update(key=key, state=state, options=found)
     return [dict(a) for a in found]
+
+
+def forget_listings(state: dict) -> None:
+    """Drop the move and build listings remembered for ``state`` before an event changes it in
+    place (apply_in_place): their keys hold the state's identity and what one decision's listing
+    reads, not all that an event may change (a copying ``apply`` gave every event a new state)."""
+    for memo in (_MOVES, _BUILDS):
+        if memo["state"] is state:
+            memo.update(key=None, state=None, options=None)
 
 
 def _move_key(state: dict, seat: int) -> tuple:

@@ -75,3 +75,50 @@ def test_a_determinized_state_shows_the_same_view_depends_only_on_it_and_plays_t
                     assert isinstance(_play_to_the_end(ruleset, made, rng, bound), Ended)
                 checked += 1
     assert checked > 20
+
+
+def _fold_in_place_to_the_end(ruleset, state, rng, bound: int) -> Ended:
+    """Random legal play from ``state`` as the search plays it (games/engine/search.py): every
+    event applied in place, ``state`` changed as it goes."""
+    for _ in range(bound):
+        nxt = ruleset.next(state)
+        if isinstance(nxt, Ended):
+            return nxt
+        if isinstance(nxt, Chance):
+            event = Event.chance(nxt.spec, sample_outcome(nxt.spec, rng))
+        else:
+            seat = rng.choice(list(nxt.seats))
+            event = Event.action(seat, rng.choice(ruleset.legal_actions(state, seat)))
+        state = ruleset.apply_in_place(state, event)
+    raise AssertionError(f"no end within {bound} events")
+
+
+@pytest.mark.parametrize("key", DETERMINIZING)
+def test_a_determinized_state_owns_all_it_holds(key):
+    """Issue 15: a search iteration folds its determinized state in place to the end of the
+    game (Ruleset.apply_in_place, no copy per event). That is sound only if the state shares
+    no mutable object with the view it was drawn from or with anything that outlives it (module
+    constants, caches, an earlier determinization): folding it leaves the view as it was, and a
+    second determinization from the same view and seed draws the very state the first did."""
+    ruleset = case_named(key).ruleset
+    rng = random.Random(16)
+    checked = 0
+    for summary, driven in detailed(key):
+        states = driven.states[1:]
+        bound = event_bound(ruleset, summary.players, case_named(key).options)
+        for state in rng.sample(states, min(PLAYED_ON, len(states))):
+            if isinstance(ruleset.next(state), Ended):
+                continue
+            for seat in range(summary.players):
+                view = ruleset.view(state, seat)
+                before = canonical_json(view)
+                made = ruleset.determinize(view, seat, random.Random(8))
+                drawn = canonical_json(ruleset.encode(made))
+                _fold_in_place_to_the_end(ruleset, made, rng, bound)
+                where = f"playout {summary.index}, seat {seat}"
+                assert canonical_json(view) == before, f"{where}: folding changed the view"
+                again = ruleset.determinize(view, seat, random.Random(8))
+                assert canonical_json(ruleset.encode(again)) == drawn, (
+                    f"{where}: folding changed what a later determinization draws")
+                checked += 1
+    assert checked > 10

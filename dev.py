@@ -85,11 +85,30 @@ def demo() -> None:
     run(PYTHON, "manage.py", "play", "trap-the-wizard", "--players", "4")
 
 
+TEST_WORKERS = 4  # at most: pytest-xdist processes of `dev.py test` (fewer on fewer cores)
+
+
+def parallel_args(pytest_args: list[str]) -> list[str]:
+    """pytest-xdist: one test process per core (at most TEST_WORKERS), unless the arguments
+    choose (-n, --numprocesses, --tx, --dist, -p no:xdist). Each process has Celery queues of its own
+    (CELERY_QUEUE, read by config/settings.py before anything is queued), so with a broker the
+    processes' tasks and their real workers (tests/conftest.py, start_worker) never meet; with
+    --dist loadgroup the tests of one conformance case share a process (tests/conftest.py)."""
+    chosen = ("-n", "--numprocesses", "--tx", "--dist")
+    if any(arg.split("=")[0] in chosen or arg.startswith("-n") or arg == "no:xdist" for arg in pytest_args):
+        return []
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    workers = max(1, min(TEST_WORKERS, cores))
+    queue = os.environ.get("CELERY_QUEUE", "arena")
+    return ["--dist", "loadgroup",
+            *[f"--tx=popen//env:CELERY_QUEUE={queue}-test{index}" for index in range(workers)]]
+
+
 def test(pytest_args: list[str]) -> None:
     install("requirements-test.txt")
     ensure_bubblewrap()
     ensure_chromium()
-    run(PYTHON, "-m", "pytest", *pytest_args)
+    run(PYTHON, "-m", "pytest", *parallel_args(pytest_args), *pytest_args)
 
 
 def bench(args: list[str]) -> None:

@@ -29,6 +29,23 @@ def runs_without_database(item) -> bool:
             and not any(item.get_closest_marker(m) for m in ("django_db", "postgres", "worker")))
 
 
+CONFORMANCE_DIR = ROOT / "tests" / "conformance"
+
+
+def conformance_group(item) -> str | None:
+    """The case (a game and its options) a conformance test plays, named by its ``case`` or
+    ``key`` parameter. The case's random playouts are played once per process and kept
+    (tests/conformance/conftest.py, lru_cache), so with ``--dist loadgroup`` (dev.py test) every
+    test of a case runs in the same xdist worker: the cases are spread over the workers, and no
+    worker plays another's playouts again."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    key = params.get("case", params.get("key"))
+    if isinstance(key, str) and CONFORMANCE_DIR in Path(str(item.fspath)).parents:
+        return f"conformance:{key}"
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks (--dist loadgroup)
 def pytest_collection_modifyitems(config, items):
     on_postgres = (os.environ.get("DATABASE_URL") or "").startswith(("postgres://", "postgresql://"))
     with_broker = bool(os.environ.get("CELERY_BROKER_URL"))
@@ -41,6 +58,9 @@ def pytest_collection_modifyitems(config, items):
             config.hook.pytest_deselected(items=engine_only)
             items[:] = [item for item in items if not runs_without_database(item)]
     for item in items:
+        group = conformance_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
         if "postgres" in item.keywords and not on_postgres:
             item.add_marker(pytest.mark.skip(reason="needs DATABASE_URL=postgres://... (set by .ci/run)"))
         if "worker" in item.keywords and not (with_broker and on_postgres):
@@ -76,6 +96,10 @@ def start_worker(name: str = "worker", **env_extra: str) -> subprocess.Popen:
     url = urlparse(os.environ["DATABASE_URL"])
     env = dict(os.environ, DATABASE_URL=urlunparse(url._replace(path="/" + connection.settings_dict["NAME"])),
                **env_extra)
+    # Under pytest-xdist two test processes may start a "worker" at once: each names its own
+    # (log, node name); their queues are their own already (dev.py, parallel_args).
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        name = f"{name}-{os.environ['PYTEST_XDIST_WORKER']}"
     log = ROOT / "var" / f"test-{name}.log"
     log.parent.mkdir(exist_ok=True)
     with open(log, "w") as out:

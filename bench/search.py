@@ -277,7 +277,8 @@ def report(result: dict) -> list[str]:
              f"{result['jobs']} games ran at a time without weakening it) against each game's best "
              f"hand-written bot in two-player games, seats alternating, each game's chance from its own "
              f"fixed seed. Options: defaults, but Trap the Wizard plays one round a match. "
-             f"Interval: 95 % Wilson.", "",
+             f"Win rate: wins over games (the goal: 60 %), interval 95 % Wilson; score: wins and "
+             f"half the ties over games (a draw is half a win, as in chess ratings).", "",
              "Engine calls per second on states of random two-player playouts (CPU time, best of 3):", "",
              "| game | apply/s | legal_actions/s | view/s | determinize/s |",
              "| --- | ---: | ---: | ---: | ---: |"]
@@ -285,9 +286,9 @@ def report(result: dict) -> list[str]:
         t = row["throughput"]
         lines.append(f"| {row['game']} | {t['apply']:,.0f} | {t['legal_actions']:,.0f} | {t['view']:,.0f} | "
                      f"{t['determinize']:,.0f} |")
-    lines += ["", "| game | pairing | games | wins | ties | losses | win rate (95 % interval) | "
+    lines += ["", "| game | pairing | games | wins | ties | losses | win rate (95 % interval) | score | "
                   "iterations/s | moves searched a game |",
-              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row in result["rows"]:
         for key, label in (("search", f"search {THINK_MS} ms vs {row['best']}"),
                            ("strong", f"search {STRONG_MS} ms vs {row['best']}")):
@@ -296,6 +297,7 @@ def report(result: dict) -> list[str]:
                 low, high = s["interval"]
                 lines.append(f"| {row['game']} | {label} | {s['games']} | {s['wins']} | {s['ties']} | "
                              f"{s['losses']} | {s['wins'] / s['games']:.1%} ({low:.1%}-{high:.1%}) | "
+                             f"{(s['wins'] + s['ties'] / 2) / s['games']:.1%} | "
                              f"{s['iterations_per_s']:,.0f} | {s['moves']:.0f} |")
     played = [row["search"]["games"] for row in result["rows"] if row["search"]]
     if played and min(played) < GAMES:

@@ -5,7 +5,8 @@ Per game, three measurements:
 1. **Engine throughput**: calls per second of ``apply``, ``legal_actions`` and ``determinize``
    (and ``view``, which the driver calls once a move) on states of random playouts: what one
    search iteration is made of.
-2. **Search against the best heuristic bot**: ``GAMES`` two-player games, ``search`` thinking
+2. **Search against the best heuristic bot**: ``GAMES`` two-player games, ``search`` (the bot the
+   service plays under that name: the generic SearchBot, or a game's own tuning of it) thinking
    ``THINK_MS`` of CPU time a move against the game's best hand-written bot, seats alternating,
    chance from a fixed seed per game (the same deals for every pairing). Reported: wins, ties,
    losses, the win rate with its 95 % Wilson interval, and search's iterations per second of
@@ -18,9 +19,13 @@ The bot's clock here is the CPU time of its process (``time.process_time``), not
 clock: a game played beside another on a busy machine gets the same thinking as on an idle one,
 so the pool may run a game per core. Each finished game is appended to
 ``bench/results/search/<game>-<fingerprint>.jsonl``, which the repository keeps (the full run is
-hours of games): a run that is stopped goes on where it stopped when started again, on this
-machine or another. The fingerprint covers the engine's and the game's source and this bench's
-settings, so a change of rules, of the bot or of the settings starts the games afresh.
+hours of games): a run that is stopped goes on where it stopped when started again. The
+fingerprint covers the engine's and the game's source and this bench's settings, so a change of
+rules, of the bot or of the settings starts the games afresh. It does not cover the machine, and
+a CPU second is not the same on every machine (Warlock's search ran 616 iterations a second on
+one session's machine, 1,600 on the next's): a run goes on from stored games on the machine that
+played them, and the report gives the spread of the games' iterations a second, which shows
+games of several machines in one pool.
 
 Trap the Wizard is played one round a match (its default is five, about 1,000 decisions): the
 rules of a round are those of the match, and a round at 200 ms a move already takes a quarter of
@@ -147,8 +152,8 @@ PAIRINGS = {  # name -> (games, the bot in the measured seat, its thinking time)
 }
 
 
-class _Measured(SearchBot):
-    """The search bot, counting its iterations and thinking time over a whole game."""
+class _Counting:
+    """Mixed into the game's search bot: counts its iterations and thinking time over a game."""
 
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
@@ -163,6 +168,15 @@ class _Measured(SearchBot):
         return action
 
 
+def measured(ruleset) -> type:
+    """The search bot the service plays for this game (``Ruleset.bots()["search"]``: the generic
+    SearchBot, unless a game ships a tuning of its own as ``search``), counting."""
+    search = ruleset.bots()["search"]
+    if not issubclass(search, SearchBot):
+        raise TypeError(f"{ruleset.spec.name}'s search bot is no SearchBot: {search!r}")
+    return type("Measured" + search.__name__, (_Counting, search), {})
+
+
 def play_one(task: tuple[str, str, int]) -> dict:
     """Game ``index`` of ``pairing``: the measured bot in seat index % 2 against the best bot."""
     game, pairing, index = task
@@ -170,7 +184,7 @@ def play_one(task: tuple[str, str, int]) -> dict:
     best = ruleset.builtin_bots()[best_name(ruleset)]
     _, kind, think = PAIRINGS[pairing]
     seat = index % 2
-    mine = (_Measured(ruleset, 7919 * index + 1, think_ms=think, timer=time.process_time)
+    mine = (measured(ruleset)(ruleset, 7919 * index + 1, think_ms=think, timer=time.process_time)
             if kind == "search" else best(ruleset, 7919 * index + 1))
     bots = {seat: mine, 1 - seat: best(ruleset, 7919 * index + 2)}
     started = time.process_time()
@@ -242,7 +256,10 @@ def summary(game: str, pairing: str) -> dict | None:
            "events": sum(r["events"] for r in rows) / len(rows)}
     if "iterations" in rows[0]:
         think = sum(r["think_s"] for r in rows)
+        rates = sorted(r["iterations"] / r["think_s"] for r in rows if r["think_s"])
         out.update(iterations_per_s=sum(r["iterations"] for r in rows) / think if think else 0.0,
+                   iterations_per_s_spread=(rates[len(rates) // 10], rates[-1 - len(rates) // 10])
+                   if rates else (0.0, 0.0),
                    moves=sum(r["moves"] for r in rows) / len(rows),
                    think_per_move_ms=1000 * think / max(1, sum(r["moves"] for r in rows)))
     return out
@@ -287,7 +304,7 @@ def report(result: dict) -> list[str]:
         lines.append(f"| {row['game']} | {t['apply']:,.0f} | {t['legal_actions']:,.0f} | {t['view']:,.0f} | "
                      f"{t['determinize']:,.0f} |")
     lines += ["", "| game | pairing | games | wins | ties | losses | win rate (95 % interval) | score | "
-                  "iterations/s | moves searched a game |",
+                  "iterations/s (a game's, 10th-90th percentile) | moves searched a game |",
               "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row in result["rows"]:
         for key, label in (("search", f"search {THINK_MS} ms vs {row['best']}"),
@@ -298,7 +315,8 @@ def report(result: dict) -> list[str]:
                 lines.append(f"| {row['game']} | {label} | {s['games']} | {s['wins']} | {s['ties']} | "
                              f"{s['losses']} | {s['wins'] / s['games']:.1%} ({low:.1%}-{high:.1%}) | "
                              f"{(s['wins'] + s['ties'] / 2) / s['games']:.1%} | "
-                             f"{s['iterations_per_s']:,.0f} | {s['moves']:.0f} |")
+                             f"{s['iterations_per_s']:,.0f} ({s['iterations_per_s_spread'][0]:,.0f}-"
+                             f"{s['iterations_per_s_spread'][1]:,.0f}) | {s['moves']:.0f} |")
     played = [row["search"]["games"] for row in result["rows"] if row["search"]]
     if played and min(played) < GAMES:
         lines += ["", f"A stage of the run: {min(played)}-{max(played)} of the {GAMES} games a game so far "

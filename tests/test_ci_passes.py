@@ -1,5 +1,6 @@
 """.ci/run's second pass (PostgreSQL, Redis, a worker) leaves out only the tests of the rules
-alone, which ran in the first pass and cannot reach a database or a broker."""
+alone, which ran in the first pass and cannot reach a database or a broker; and `dev.py test`
+runs the suite in pytest-xdist processes that share no Celery queue."""
 import importlib.util
 import os
 import subprocess

@@ -229,10 +229,13 @@ def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live
     assert [o for o in page.locator("#perspective option").all_inner_texts()][0] == "public"
     # Mid-game, the public sees sixteen face-down cards... (from the middle on, the first step
     # where seat 0 has looked at a face-down card: a deal can leave it knowing none for a step)
+    # and both seats hold cards: the viewer labels a hand only when it is not empty, and the
+    # deal, which follows from the match's random id, can leave one empty at a step)
     ruleset, steps = _replay_steps(match)
     seat0_known = [sum(1 for p, card in enumerate(view["known"]) if card and not view["face_up"][p])
                    for view in (ruleset.view(state, 0) for _, state in steps)]
-    middle = next(i for i in range(events // 2, events) if seat0_known[i])
+    holding = [all(ruleset.view(state, seat)["hand"] for seat in (0, 1)) for _, state in steps]
+    middle = next(i for i in range(events // 2, events) if seat0_known[i] and holding[i])
     _slide(page, middle)
     assert _counter(page) == f"step {middle} / {events - 1}"
     public_known = page.locator("#board g.card.known").count()

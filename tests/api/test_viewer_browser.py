@@ -228,9 +228,9 @@ def test_it_switches_the_perspective_of_a_sorcado_replay(page, live_server, live
     assert page.locator("#board g.slot").count() == 16
     assert [o for o in page.locator("#perspective option").all_inner_texts()][0] == "public"
     # Mid-game, the public sees sixteen face-down cards... (from the middle on, the first step
-    # where seat 0 has looked at a face-down card: a deal can leave it knowing none for a step)
-    # and both seats hold cards: the viewer labels a hand only when it is not empty, and the
-    # deal, which follows from the match's random id, can leave one empty at a step)
+    # where seat 0 has looked at a face-down card and both seats hold cards: a deal, which follows
+    # from the match's random id, can leave seat 0 knowing none or a hand empty for a step, and
+    # the viewer labels only a hand that holds cards)
     ruleset, steps = _replay_steps(match)
     seat0_known = [sum(1 for p, card in enumerate(view["known"]) if card and not view["face_up"][p])
                    for view in (ruleset.view(state, 0) for _, state in steps)]

@@ -1,6 +1,8 @@
 """Reads of the event store: records, folds and step-through states."""
 from __future__ import annotations
 
+from typing import Iterator
+
 from games.engine import Chance, Ended, ToAct, registry
 from games.engine.log import Folder
 
@@ -22,6 +24,14 @@ def match_records(*, match: Match, first: int = 0, last: int | None = None) -> l
         events = events.filter(seq__lte=last)
     match_id = str(match.id)
     return [event_record(e, match_id) for e in events.order_by("seq")]
+
+
+def match_record_stream(*, match: Match, last: int, chunk: int = 1000) -> Iterator[dict]:
+    """The records of ``match`` with seq <= last, in order, read ``chunk`` rows at a time (a
+    server-side cursor on PostgreSQL): a validation of a long log never holds it whole."""
+    match_id = str(match.id)
+    events = Event.objects.filter(match=match, seq__lte=last).order_by("seq")
+    return (event_record(e, match_id) for e in events.iterator(chunk_size=chunk))
 
 
 def match_event_count(*, match: Match) -> int:

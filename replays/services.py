@@ -22,7 +22,7 @@ from games.engine.log import (END_KINDS, GENESIS, Folder, LogError, created_payl
                               record_hash, seal, validate)
 
 from .models import Event, Match, Snapshot, Validation
-from .selectors import match_records
+from .selectors import event_record, match_record_stream, match_records
 from .signing import end_payload_signed, signing_keys_public
 
 
@@ -227,9 +227,13 @@ def match_validate(*, match: Match) -> Validation:
     """Re-fold the whole log against the rules and the snapshots, and check the end's signature
     against the service's keys (unless the match is marked unsigned); store and return the
     verdict."""
-    records = match_records(match=match)
     snapshots = dict(Snapshot.objects.filter(match=match).values_list("seq", "state"))
-    report = validate(records, snapshots=snapshots,
+    # The head first (the seed its end reveals checks each chance outcome on the way), then the
+    # log up to it a chunk at a time: a long log is never held whole (validate's ``last``).
+    head = Event.objects.filter(match=match).order_by("-seq").first()
+    last = None if head is None else event_record(head, str(match.id))
+    records = [] if head is None else match_record_stream(match=match, last=head.seq)
+    report = validate(records, last=last, snapshots=snapshots,
                       keys=None if match.unsigned else signing_keys_public())
     return Validation.objects.create(match=match, ok=report.ok, events=report.events,
                                      first_bad_seq=report.first_bad_seq, reason=report.reason,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 import json
 import re
 import sys
@@ -509,11 +510,11 @@ class Report:
                 "signature": self.signature, "signing_key": self.signing_key}
 
 
-def _revealed_seed(records: list[dict], commitment: str | None) -> tuple[bytes | None, str]:
-    """The seed revealed by the last record, if it ends the match and matches the commitment;
-    otherwise None and why (reported at the last record unless an earlier one is bad first)."""
-    last = records[-1]
-    if last.get("kind") not in END_KINDS:
+def _revealed_seed(last: dict, commitment: str | None) -> tuple[bytes | None, str]:
+    """The seed revealed by ``last``, the log's last record, if it ends the match and matches the
+    commitment; otherwise None and why (reported at the last record unless an earlier one is bad
+    first)."""
+    if not isinstance(last, dict) or last.get("kind") not in END_KINDS:
         return None, ""
     try:
         seed = bytes.fromhex(last["payload"]["seed"])
@@ -524,26 +525,43 @@ def _revealed_seed(records: list[dict], commitment: str | None) -> tuple[bytes |
     return seed, ""
 
 
-def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = None,
+def validate(records: Iterable[dict], *, last: dict | None = None,
+             snapshots: dict[int, object] | None = None,
              keys: Mapping[str, bytes] | None = None,
              get_ruleset: Callable[[str], Ruleset] = registry.get) -> Report:
     """Re-fold a log from event 0: hash chain, legality of every event, chance outcomes against
     the revealed seed, the recorded result, and ``snapshots`` ({seq: encoded state}) against the
     fold. With ``keys`` ({key id: raw Ed25519 public key}), the end of a finished match must
     carry a signature of one of them (games/engine/signature.py). Returns a Report naming the
-    first bad seq."""
-    records = list(records)
+    first bad seq.
+
+    ``records``: the whole log as a list, or an iterable of its records in order with ``last``,
+    its final record, given apart. The seed the end reveals checks every chance outcome on the
+    way, so that is all the validator needs ahead: a stream is read once and never held whole
+    (replays.services.match_validate reads the event table a chunk at a time; bench/fold.py
+    parses a line at a time), and it must end with a record equal to ``last``."""
+    if last is None:
+        records = records if isinstance(records, list) else list(records)
+        if records:
+            last, end_index = records[-1], len(records) - 1
+    elif isinstance(last, dict) and type(last.get("seq")) is int and last["seq"] >= 0:
+        end_index = last["seq"]  # seqs are gap-free from 0: the stream's last index
+    else:
+        return Report(ok=False, events=0, reason="the last record given has no seq")
     snapshots = dict(snapshots or {})
-    report = Report(ok=False, events=len(records))
-    if not records:
-        report.reason = "empty log"
+    report = Report(ok=False, events=0 if last is None else end_index + 1)
+    records = iter(records)
+    first = next(records, None)
+    if first is None:
+        report.events, report.reason = 0, "empty log"
         return report
+    records = itertools.chain((first,), records)
     try:
         seed, seed_fault = None, ""
         prev_hash = GENESIS
         prev_time = None
         folder = None
-        first = records[0]
+        index = -1
         match_id = first.get("match") if isinstance(first, dict) else None
         match_text = encode_basestring(match_id) if isinstance(match_id, str) else None
         kind_texts, canonical, int_text = _KIND_TEXTS, canonical_json, int.__repr__
@@ -594,7 +612,7 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
                                     f"{seq - 1} ({prev_time.isoformat()})")
             prev_time = moment
             if step is not None:
-                if seed_fault and index == len(records) - 1:
+                if seed_fault and index == end_index:
                     raise LogError(seq, seed_fault)
                 step(record, seed=seed)
             else:
@@ -602,7 +620,7 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
                     raise LogError(seq, "match_created belongs to no seat")
                 folder = Folder(record, get_ruleset=get_ruleset, in_place=True)  # keeps no state
                 step = folder.step
-                seed, seed_fault = _revealed_seed(records, folder.seed_commitment)
+                seed, seed_fault = _revealed_seed(last, folder.seed_commitment)
                 if seed is None and not seed_fault:
                     report.notes.append("the match has not ended: its seed is secret, "
                                         "chance outcomes are unverified")
@@ -610,11 +628,21 @@ def validate(records: Iterable[dict], *, snapshots: dict[int, object] | None = N
                 if snapshots.pop(seq) != folder.ruleset.encode(folder.state):
                     raise LogError(seq, "snapshot differs from the fold of the log")
                 report.snapshots_checked += 1
+            if index == end_index:
+                break  # a list's last record; a stream must end here (below)
+        if index < end_index:  # a stream that stops short of the last record given
+            raise LogError(index + 1, f"the log ends at seq {index}, before the last record "
+                                      f"given (seq {end_index})")
+        if next(records, None) is not None:
+            raise LogError(end_index + 1, f"the log goes on after the last record given "
+                                          f"(seq {end_index})")
+        if record is not last and record != last:
+            raise LogError(end_index, "the log's last record is not the last record given")
         if snapshots:
             raise LogError(min(snapshots), "snapshot beyond the end of the log")
         if folder.ended:  # last: a fault of the fold is named at its own seq first
             from .signature import check_end
-            check_end(records[-1], keys=keys, report=report)
+            check_end(last, keys=keys, report=report)
         report.ended = folder.ended
         report.chance_verified = seed is not None
         report.ok = True

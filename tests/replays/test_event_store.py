@@ -8,8 +8,9 @@ from django.db import DatabaseError, connection, transaction
 from games.engine import registry
 from games.engine.log import Folder, record_hash, validate
 from replays.models import Event, Match, Snapshot
-from replays.selectors import match_folder, match_records, state_at
+from replays.selectors import match_folder, match_record_stream, match_records, state_at
 from replays.services import AppendConflict, event_append, match_create, match_validate
+from replays.signing import signing_keys_public
 
 
 def _disable_append_only_trigger():
@@ -195,6 +196,18 @@ def test_a_tampered_chance_outcome_is_caught_even_with_a_rebuilt_hash_chain(play
     assert not verdict.ok
     assert verdict.first_bad_seq == chance_seq
     assert "derivation" in verdict.reason
+
+
+def test_the_record_stream_is_the_log_a_chunk_at_a_time_and_validates_as_the_list_does(played_match):
+    """match_validate reads the head, then streams the table up to it (validate's ``last``)."""
+    records = match_records(match=played_match)
+    head = len(records) - 1
+    assert list(match_record_stream(match=played_match, last=head, chunk=7)) == records
+    assert list(match_record_stream(match=played_match, last=10, chunk=3)) == records[:11]
+    verdict = match_validate(match=played_match)
+    snapshots = dict(Snapshot.objects.filter(match=played_match).values_list("seq", "state"))
+    assert verdict.ok and verdict.events == len(records) and verdict.report["snapshots_checked"] > 0
+    assert verdict.report == validate(records, snapshots=snapshots, keys=signing_keys_public()).to_json()
 
 
 def test_the_validator_names_a_snapshot_that_differs_from_the_fold(played_match):

@@ -25,7 +25,15 @@ def get_ruleset(name):
 
 
 def check(records, **kwargs):
-    return validate(records, get_ruleset=get_ruleset, **kwargs)
+    """``validate`` of the log as a list, and, where its last record has the seq it should,
+    as a stream with that record given apart (as match_validate and bench/fold.py validate):
+    every test of this module holds the two to the same verdict."""
+    report = validate(records, get_ruleset=get_ruleset, **kwargs)
+    last = records[-1] if isinstance(records, list) and records else None
+    if isinstance(last, dict) and last.get("seq") == len(records) - 1 and type(last["seq"]) is int:
+        streamed = validate(iter(records), last=last, get_ruleset=get_ruleset, **kwargs)
+        assert streamed.to_json() == report.to_json()
+    return report
 
 
 @pytest.fixture(scope="module")
@@ -636,3 +644,32 @@ def test_advance_all_stops_after_the_last_record_that_applied(records):
     untouched = Folder(records[0], get_ruleset=get_ruleset)
     untouched.advance_all([])
     assert untouched.seq == 0 and untouched.head_hash == records[0]["hash"]
+
+
+def test_a_stream_must_end_with_the_last_record_given(records):
+    """validate(stream, last=...): the seed ``last`` reveals checks the chance outcomes on the
+    way, so the stream must end with that very record; a stream that stops short, goes on, or
+    ends with another record is refused where it parts from ``last``."""
+    end = len(records) - 1
+    assert check(records).ok
+    assert validate(iter(records), last=copy.deepcopy(records[-1]), get_ruleset=get_ruleset).ok
+
+    short = validate(iter(records[:-2]), last=records[-1], get_ruleset=get_ruleset)
+    assert (short.ok, short.first_bad_seq, short.events) == (False, end - 1, end + 1)
+    assert short.reason == f"the log ends at seq {end - 2}, before the last record given (seq {end})"
+
+    longer = validate(iter(records), last=records[-3], get_ruleset=get_ruleset)
+    assert (longer.ok, longer.first_bad_seq) == (False, end - 1)
+    assert longer.reason == f"the log goes on after the last record given (seq {end - 2})"
+
+    other = copy.deepcopy(records[-1])
+    other["time"] = "2099-01-01T00:00:00+00:00"
+    changed = validate(iter(records), last=other, get_ruleset=get_ruleset)
+    assert (changed.ok, changed.first_bad_seq) == (False, end)
+    assert changed.reason == "the log's last record is not the last record given"
+
+    for bad in ({"seq": "9"}, {"seq": -1}, ["seq"]):
+        refused = validate(iter(records), last=bad, get_ruleset=get_ruleset)
+        assert (refused.ok, refused.reason) == (False, "the last record given has no seq")
+    empty = validate(iter([]), last=records[-1], get_ruleset=get_ruleset)
+    assert (empty.ok, empty.reason, empty.events) == (False, "empty log", 0)

@@ -226,6 +226,7 @@ class Folder:
         self.result = None
         self.in_place = in_place
         self._deriver: chance.Deriver | None = None  # the seed's, once ``step`` is given one
+        self._flat_due = None  # the rules' chance spec last found flat (_check_chance)
 
     @property
     def in_place(self) -> bool:
@@ -240,6 +241,10 @@ class Folder:
     def in_place(self, value: bool) -> None:
         # looked up once: a fold applies every record
         self._apply = self.ruleset.apply_in_place if value else self.ruleset.apply
+        # an in-place fold checks and applies an action in one call where the game can (the
+        # optional Ruleset.act_in_place), and lends one Event to every apply (apply_in_place)
+        self._act = getattr(self.ruleset, "act_in_place", None) if value else None
+        self._lent = Event("action", None, {}) if value else None
 
     @classmethod
     def resume(cls, created: dict, *, seq: int, state, head_hash: str,
@@ -265,13 +270,22 @@ class Folder:
         events pays no method call and no attribute writes per event (bench/fold.py). If a
         record fails to apply, the folder stands after the record before it, as with
         ``advance`` (with ``in_place``, on the state that record left behind)."""
-        state, apply, engine_kinds, new_event = self.state, self._apply, _ENGINE_KIND_SET, Event
+        state, apply, engine_kinds = self.state, self._apply, _ENGINE_KIND_SET
+        # In place, one Event is lent to every apply, its fields rewritten (Ruleset.apply_in_place):
+        # no event made and dropped per record.
+        lent = self._lent
+        fields = None if lent is None else lent.__dict__
         last = None
         try:
             for record in records:
                 kind = record["kind"]
                 if kind in engine_kinds:
-                    state = apply(state, new_event(kind, record["seat"], record["payload"]))
+                    if fields is None:
+                        state = apply(state, Event(kind, record["seat"], record["payload"]))
+                    else:
+                        fields["kind"], fields["seat"] = kind, record["seat"]
+                        fields["payload"] = record["payload"]
+                        state = apply(state, lent)
                 elif kind in END_KINDS:
                     self.ended, self.result = True, record["payload"].get("result")
                 last = record
@@ -282,9 +296,17 @@ class Folder:
 
     def step(self, record: dict, *, seed: bytes | None = None) -> None:
         """Check ``record`` against the rules where the fold stands, then apply it."""
-        seq, kind, seat, payload = record["seq"], record["kind"], record["seat"], record["payload"]
+        seq = record["seq"]
         if seq != self.seq + 1:
             raise LogError(seq, f"expected seq {self.seq + 1}")
+        self._step(seq, record["kind"], record["seat"], record["payload"], seed)
+        self.seq = seq
+        self.head_hash = record.get("hash", self.head_hash)
+        self.head_time = record.get("time", self.head_time)
+
+    def _step(self, seq: int, kind, seat, payload, seed: bytes | None) -> None:
+        """``step`` of the event after the head, its fields apart: ``validate`` has them in hand
+        and checks the seq itself, and keeps no head but the state."""
         if self.ended:
             raise LogError(seq, "event after the end of the match")
         check = _CHECKS.get(kind) if type(kind) is str else None
@@ -293,25 +315,36 @@ class Folder:
         if not isinstance(payload, dict):
             raise LogError(seq, "payload is not an object")
         try:
-            check(self, seat, payload, seq, seed)
+            applied = check(self, seat, payload, seq, seed)  # True: the check applied it too
         except IllegalAction as exc:
             raise LogError(seq, exc.reason) from None
-        if kind in _ENGINE_KIND_SET:
-            self.state = self._apply(self.state, Event(kind, seat, payload))
+        if applied:
+            pass
+        elif kind in _ENGINE_KIND_SET:
+            lent = self._lent
+            if lent is None:
+                self.state = self._apply(self.state, Event(kind, seat, payload))
+            else:
+                fields = lent.__dict__
+                fields["kind"], fields["seat"], fields["payload"] = kind, seat, payload
+                self.state = self._apply(self.state, lent)
         else:
             self.ended = True
             self.result = payload.get("result")
-        self.seq = seq
-        self.head_hash = record.get("hash", self.head_hash)
-        self.head_time = record.get("time", self.head_time)
 
     # The checks of ``step``, one a kind (the table _CHECKS after the class): each raises
     # IllegalAction with the reason a record may not stand where the fold is.
 
-    def _step_action(self, seat, payload: dict, seq: int, seed) -> None:
+    def _step_action(self, seat, payload: dict, seq: int, seed) -> bool | None:
         if type(seat) is not int or not 0 <= seat < self.players:
             raise IllegalAction(f"action names no seat of this match: {seat!r}")
+        act = self._act
+        if act is not None and "fault" not in payload and "action" in payload \
+                and ACTION_KEYS.issuperset(payload):
+            self.state = act(self.state, seat, payload)  # checked and applied at once
+            return True
         self._check_action(payload, seat)  # asks the rules who acts now
+        return None
 
     def _step_forfeit(self, seat, payload: dict, seq: int, seed) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
@@ -384,9 +417,13 @@ class Folder:
             raise IllegalAction(f"chance event but no chance node now ({type(nxt).__name__})")
         if payload.keys() != _CHANCE_KEYS:
             _check_keys(payload, _CHANCE_KEYS, "chance")
-        spec = payload["spec"]
-        if not (_flat_same(spec, nxt.spec) or _same(spec, nxt.spec)):
-            raise IllegalAction(f"chance spec {spec} differs from the rules' {nxt.spec}")
+        spec, due = payload["spec"], nxt.spec
+        if due is not self._flat_due:  # another spec object of the rules' (mostly one a game)
+            self._flat_due = due if _flat(due) else None
+        # the rules' spec known flat: one look at the payload's (anything else is compared as
+        # the log spells it)
+        if not ((due is self._flat_due and _same_as_flat(spec, due)) or _same(spec, due)):
+            raise IllegalAction(f"chance spec {spec} differs from the rules' {due}")
         if seed is None:
             chance.check_outcome(nxt.spec, payload["outcome"])
             return
@@ -428,13 +465,24 @@ _INT_BOUND = 1 << 64  # far inside the digits json writes; a bigger int is left 
 _INT_TYPE, _STR_TYPE, _STR_INT_TYPES = frozenset((int,)), frozenset((str,)), frozenset((str, int))
 
 
+def _flat(value) -> bool:
+    """A flat object of text and ints (a chance spec): every key exactly a str, every value
+    exactly a str or an int, in C calls."""
+    return (type(value) is dict and set(map(type, value)) <= _STR_TYPE
+            and set(map(type, value.values())) <= _STR_INT_TYPES)
+
+
+def _same_as_flat(a, flat) -> bool:
+    """A sure "same" of ``a`` and an object known ``_flat``, in C calls: equal, and every value
+    of ``a`` exactly a str or an int (so no true that equals 1, no 2.0 that equals 2; a key
+    equal to a text key is spelled as it is). False means "not sure", as with ``_plainly_same``."""
+    return type(a) is dict and a == flat and set(map(type, a.values())) <= _STR_INT_TYPES
+
+
 def _flat_same(a, b) -> bool:
-    """A sure "same" for two flat objects of text and ints (a chance spec), in C calls: equal,
-    every key text and every value exactly a str or an int on both sides (so no true that
-    equals 1, no 2.0 that equals 2). False means "not sure", as with ``_plainly_same``."""
-    return (type(a) is dict and type(b) is dict and a == b and set(map(type, a)) <= _STR_TYPE
-            and set(map(type, a.values())) <= _STR_INT_TYPES
-            and set(map(type, b.values())) <= _STR_INT_TYPES)
+    """``_same_as_flat`` of two objects, neither known flat: the validator's chance-spec
+    comparison, the rules' spec checked once per spec object (Folder._check_chance)."""
+    return _flat(b) and _same_as_flat(a, b)
 
 
 def _plainly_same(a, b) -> bool:
@@ -614,12 +662,12 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
             if step is not None:
                 if seed_fault and index == end_index:
                     raise LogError(seq, seed_fault)
-                step(record, seed=seed)
+                step(seq, kind, seat, payload, seed)
             else:
                 if record.get("seat") is not None:
                     raise LogError(seq, "match_created belongs to no seat")
                 folder = Folder(record, get_ruleset=get_ruleset, in_place=True)  # keeps no state
-                step = folder.step
+                step = folder._step  # validate has checked the seq
                 seed, seed_fault = _revealed_seed(last, folder.seed_commitment)
                 if seed is None and not seed_fault:
                     report.notes.append("the match has not ended: its seed is secret, "

@@ -197,7 +197,14 @@ def forfeiting_seat(players: int, seat) -> int:
 
 class Ruleset:
     """Base class of a game's rules. Subclasses set ``spec`` and ``Options`` and implement the
-    abstract methods; the helpers here are shared by every game."""
+    abstract methods; the helpers here are shared by every game.
+
+    Optional: ``act_in_place(state, seat, payload) -> state``, ``check_action`` of
+    ``payload["action"]`` and ``apply_in_place`` of that action event in one call, for a game
+    whose check and apply look at the same things (Trap the Wizard's moves, Sorcado's turns).
+    It raises IllegalAction as check_action does, with the same reason, and then leaves
+    ``state`` as it was; an in-place fold that checks (log.Folder.step, every validation) calls
+    it for each action where the game has it (the conformance suite holds it to the two calls)."""
 
     spec: ClassVar[GameSpec]
     Options: ClassVar[type]
@@ -234,7 +241,9 @@ class Ruleset:
         it again (a fold that keeps only its latest state: log.Folder with ``in_place``): it may
         change ``state`` and return it, and saves the copy ``apply`` makes per event. Same
         assumption as ``apply`` (the event passed ``check_action``), same result (the conformance
-        suite holds the two to equal states over random playouts). Default: ``apply``."""
+        suite holds the two to equal states over random playouts). The event is lent for the
+        call: such a fold hands one Event object to every call, its fields rewritten, so keep
+        what its payload holds if need be, never the event itself. Default: ``apply``."""
         return self.apply(state, event)
 
     def view(self, state, seat: int | None) -> dict:

@@ -642,6 +642,19 @@ class Sorcado(Ruleset):
             return state
         return self.apply(state, event)  # refuses the kind
 
+    def act_in_place(self, state: dict, seat: int, payload: dict) -> dict:
+        """Ruleset.act_in_place (optional), in one call: ``check_action``'s refusal for the
+        seat to act, then ``act`` on the state itself (every action of a validation)."""
+        action, phase = payload["action"], state["phase"]
+        if phase in PHASE_ACTIONS and type(seat) is int and seat == acting_seat(state):
+            reason = _action_refusal(state, seat, action, phase)
+            if reason is not None:
+                raise IllegalAction(reason)
+            act(state, seat, action)
+            return state
+        self.check_action(state, seat, action)
+        return self.apply_in_place(state, Event("action", seat, payload))
+
     def view(self, state: dict, seat: int | None) -> dict:
         view = public_view(state) if seat is None else seat_view(state, seat)
         if self.spec.version >= 2:  # version 1's views (editions.py) keep the shape they had

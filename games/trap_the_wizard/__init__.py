@@ -581,6 +581,24 @@ class TrapTheWizard(Ruleset):
             return end_roll(state, fresh=True)
         return move(state, action["wizard"], action["to"], action["steps"], _put)
 
+    def act_in_place(self, state: State, seat: int, payload: dict) -> State:
+        """Ruleset.act_in_place (optional): a move checked and made in one call, the checks of
+        ``_acting_refusal`` that let a well-formed move of the seat to act through are asked
+        here once, then ``move_refusal`` decides and ``move`` walks (every move of a
+        validation). Anything else takes the two calls."""
+        action = payload["action"]
+        if (type(action) is dict and type(seat) is int and seat == state.turn
+                and state.roll is not None and not state.again and not state.ended
+                and action.keys() == MOVE_KEYS and action["type"] == "move"):
+            wizard, to, steps = action["wizard"], action["to"], action["steps"]
+            if type(wizard) is int and type(to) is int and type(steps) is int:
+                reason = move_refusal(state, seat, wizard, to, steps)
+                if reason is not None:
+                    raise IllegalAction(reason)
+                return move(state, wizard, to, steps, _put)
+        self.check_action(state, seat, action)
+        return self.apply_in_place(state, Event("action", seat, payload))
+
     def determinize(self, view: dict, seat: int, rng) -> State:
         """No hidden information: the view carries the whole state (``rng`` draws nothing)."""
         return self.decode(view["state"])

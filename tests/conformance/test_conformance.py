@@ -114,10 +114,22 @@ def value_mutations(value) -> list:
 
 
 def expect_refused(ruleset, state, seat, action, why, where):
+    """check_action refuses with a reason, and act_in_place (a validation's check and apply in
+    one call) refuses with the same reason, leaving the state as it was (check_decision looks)."""
     try:
         ruleset.check_action(state, seat, action)
     except IllegalAction as exc:
         assert isinstance(exc.reason, str) and exc.reason.strip(), f"{where}: empty reason for {action!r}"
+        act_in_place = getattr(ruleset, "act_in_place", None)  # optional (Ruleset)
+        if act_in_place is None:
+            return
+        try:
+            act_in_place(state, seat, {"action": action})
+        except IllegalAction as fused:
+            assert fused.reason == exc.reason, f"{where}: act_in_place refuses {action!r} otherwise"
+        else:
+            pytest.fail(f"{where}: act_in_place took {action!r} for seat {seat!r}, which "
+                        f"check_action refuses ({why})")
         return
     except Exception:
         pytest.fail(f"{where}: check raised something else than IllegalAction for seat {seat!r}, "
@@ -156,6 +168,7 @@ def check_decision(ruleset, state, seat, acting, players, rng, where, closely):
         ruleset.check_action(state, seat, action)
     if not closely:
         return
+    before = encoded(ruleset, state)  # the refusals below leave it as it is
     texts = {canonical_json(action) for action in legal}
     assert len(texts) == len(legal), f"{where}: legal_actions lists an action twice"
     for action in legal:
@@ -168,6 +181,7 @@ def check_decision(ruleset, state, seat, acting, players, rng, where, closely):
         for mutated in GARBAGE + value_mutations(action):
             if canonical_json(mutated) not in texts:  # as JSON: True is not 1, 1.0 is not 1
                 expect_refused(ruleset, state, seat, mutated, f"mutated from {action!r}", where)
+    assert encoded(ruleset, state) == before, f"{where}: a refused act_in_place changed the state"
 
 
 def sample_steps(states: list, rng: random.Random, limit: int = 150) -> list[int]:
@@ -213,8 +227,14 @@ def test_3_an_in_place_fold_reaches_the_states_apply_makes(case):
             folder.step(record)
             assert encoded(ruleset, folder.state) == live, (
                 f"playout {summary.index}: the in-place fold differs at seq {record['seq']}")
-        # A fold that does not own its states (the default) still copies per event.
+        # advance_all in place (one Event lent to every apply) reaches the same states.
         middle = len(driven.records) // 2
+        advanced = Folder(driven.records[0], get_ruleset=get_ruleset, in_place=True)
+        advanced.advance_all(driven.records[1:middle])
+        assert encoded(ruleset, advanced.state) == driven.encodings[middle - 1]
+        advanced.advance_all(driven.records[middle:])
+        assert encoded(ruleset, advanced.state) == driven.encodings[-1]
+        # A fold that does not own its states (the default) still copies per event.
         copying = Folder(driven.records[0], get_ruleset=get_ruleset)
         for record in driven.records[1:middle]:
             copying.step(record)

@@ -354,7 +354,7 @@ class Folder:
     def _step_chance(self, seat, payload: dict, seq: int, seed) -> None:
         if seat is not None:
             raise IllegalAction(f"a chance event belongs to no seat, got seat {seat!r}")
-        self._check_chance(self.ruleset.next(self.state), payload, seq, seed)
+        self._check_chance(payload, seq, seed)
 
     def _step_ended(self, seat, payload: dict, seq: int, seed) -> None:
         if seat is not None:
@@ -408,11 +408,12 @@ class Folder:
                 return  # evidence that is not a legal action: the forfeit stands
             raise IllegalAction("forfeit for an illegal action, but the action sent is legal")
 
-    def _check_chance(self, nxt, payload: dict, seq: int, seed: bytes | None) -> None:
+    def _check_chance(self, payload: dict, seq: int, seed: bytes | None) -> None:
         """The spec the rules give now, an outcome of its shape and, once the seed is revealed,
         the very outcome derived from it. An outcome equal to its derivation has that shape by
         construction; any other is checked for its shape first, so it is refused for the same
         reason as ever."""
+        nxt = self.ruleset.next(self.state)
         if not isinstance(nxt, Chance):
             raise IllegalAction(f"chance event but no chance node now ({type(nxt).__name__})")
         if payload.keys() != _CHANCE_KEYS:
@@ -425,17 +426,17 @@ class Folder:
         if not ((due is self._flat_due and _same_as_flat(spec, due)) or _same(spec, due)):
             raise IllegalAction(f"chance spec {spec} differs from the rules' {due}")
         if seed is None:
-            chance.check_outcome(nxt.spec, payload["outcome"])
+            chance.check_outcome(due, payload["outcome"])
             return
         deriver = self._deriver
         if deriver is None or deriver.seed != seed:
             deriver = self._deriver = chance.Deriver(seed, self.match_id)
-        expected = deriver(seq, nxt.spec)  # checks the spec first
+        expected = deriver(seq, due)  # checks the spec first
         outcome = payload["outcome"]
         # a list of exactly ints equal to the derivation's (``_plainly_same`` in C calls)
         if type(outcome) is list and outcome == expected and set(map(type, outcome)) <= _INT_TYPE:
             return
-        chance.check_outcome(nxt.spec, payload["outcome"])
+        chance.check_outcome(due, payload["outcome"])
         if not _same(payload["outcome"], expected):
             raise IllegalAction(f"chance outcome {payload['outcome']} is not its derivation "
                                 f"from the revealed seed ({expected})")

@@ -141,7 +141,7 @@ def run(quick: bool = False) -> dict:
     with app.connection_for_write() as connection:
         for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_CONTROL_QUEUE):
             connection.default_channel.queue_purge(queue)
-    versions = builtin_bot_versions(game=GAME)
+    versions = builtin_bot_versions(game=GAME, thinking=False)  # not the search bot's clock
     names = sorted(versions)
     rng = random.Random(12)
     kills: list[dict] = []

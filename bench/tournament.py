@@ -66,7 +66,9 @@ def one_run(workers: int, env: dict) -> dict:
     app.control.purge()
     procs = start_workers(workers, env)
     try:
-        versions = builtin_bot_versions(game=GAME)
+        # the bots that answer at once: a bot that thinks for its whole clock (search) would
+        # make this a measure of its clock, not of the workers
+        versions = builtin_bot_versions(game=GAME, thinking=False)
         names = sorted(versions)
         entries = [versions[names[i % len(names)]] for i in range(ENTRANTS)]
         tournament = tournament_create(name=f"bench {workers}", game=GAME, format=FORMAT,

@@ -146,12 +146,15 @@ def bot_version_upload(*, bot: Bot, filename: str, content: bytes) -> BotVersion
         return version
 
 
-def builtin_bot_versions(*, game: str) -> dict[str, BotVersion]:
+def builtin_bot_versions(*, game: str, thinking: bool = True) -> dict[str, BotVersion]:
     """Version 1 of every built-in bot of ``game`` by name, creating the rows on first use.
-    Idempotent, and safe when several workers call it at once."""
+    Idempotent, and safe when several workers call it at once. ``thinking=False`` leaves out
+    the bots that think for their whole clock (``Bot.thinks``: search), for a tournament that
+    measures or tests anything but their thinking."""
     game = _game_name(game)
     return {name: _builtin_bot_version(game=game, builtin_name=name, bot_class=bot_class)
-            for name, bot_class in sorted(registry.get(game).bots().items())}
+            for name, bot_class in sorted(registry.get(game).bots().items())
+            if thinking or not bot_class.thinks}
 
 
 def _builtin_bot_version(*, game: str, builtin_name: str, bot_class: type) -> BotVersion:

@@ -7,7 +7,6 @@ from pathlib import Path
 from django.core.management import call_command
 
 from bots.services import bot_create, bot_version_upload, builtin_bot_versions
-from games.engine import registry
 from replays.models import Match
 from replays.services import match_validate
 from tournaments.models import Tournament
@@ -23,8 +22,7 @@ KINGS = "wizard-kings"
 def quick_builtins(game: str) -> dict:
     """The built-in bots but those that think for their whole clock (search: it would take a
     second a move here; tests/tournaments/test_search_tournament.py enters it)."""
-    bots = registry.get(game).bots()
-    return {name: v for name, v in builtin_bot_versions(game=game).items() if not bots[name].thinks}
+    return builtin_bot_versions(game=game, thinking=False)
 
 
 def all_matches_end_and_validate(tournament, game=TWING, seats=4) -> int:

@@ -167,6 +167,11 @@ def test_builtin_bot_versions_cover_every_builtin_bot_idempotently(game):
             Bot.Kind.BUILTIN, None, name, name)
         assert (version.number, version.format, version.archive) == (1, BotVersion.Format.BUILTIN, None)
         assert version.sha256 == _sha(f"builtin:{game}:{name}".encode())
+    # thinking=False: the same rows, but the bots that think for their whole clock (search)
+    quick = builtin_bot_versions(game=game, thinking=False)
+    assert "search" not in quick and "random" in quick
+    assert {n: v.pk for n, v in quick.items()} == {
+        n: v.pk for n, v in first.items() if not registry.get(game).bots()[n].thinks}
 
 
 def test_builtin_bots_of_two_games_live_side_by_side():

@@ -317,12 +317,10 @@ def played_swiss(db):
     results, not strong play, and their matches would take most of a minute."""
     from bots.driver import match_drive
     from bots.services import builtin_bot_versions
-    from games.engine import registry
     from replays.models import Match
     from tournaments.services import tournament_advance, tournament_create, tournament_start
 
-    bots = registry.get(GAME).bots()
-    versions = {name: v for name, v in builtin_bot_versions(game=GAME).items() if not bots[name].thinks}
+    versions = builtin_bot_versions(game=GAME, thinking=False)
     names = sorted(versions)
     tournament = tournament_create(name="TRF cup", game=GAME, format="swiss", format_settings={"rounds": 3},
                                    entries=[versions[names[i % len(names)]] for i in range(5)])

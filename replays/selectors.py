@@ -19,19 +19,21 @@ def event_record(event: Event, match_id: str | None = None) -> dict:
 
 def match_records(*, match: Match, first: int = 0, last: int | None = None) -> list[dict]:
     """The records of ``match`` with first <= seq <= last, in order."""
-    events = Event.objects.filter(match=match, seq__gte=first)
-    if last is not None:
-        events = events.filter(seq__lte=last)
     match_id = str(match.id)
-    return [event_record(e, match_id) for e in events.order_by("seq")]
+    return [event_record(e, match_id) for e in _events(match, first, last)]
+
+
+def _events(match: Match, first: int = 0, last: int | None = None):
+    """The event rows of ``match`` with first <= seq <= last, in seq order."""
+    events = Event.objects.filter(match=match, seq__gte=first)
+    return (events if last is None else events.filter(seq__lte=last)).order_by("seq")
 
 
 def match_record_stream(*, match: Match, last: int, chunk: int = 1000) -> Iterator[dict]:
     """The records of ``match`` with seq <= last, in order, read ``chunk`` rows at a time (a
     server-side cursor on PostgreSQL): a validation of a long log never holds it whole."""
     match_id = str(match.id)
-    events = Event.objects.filter(match=match, seq__lte=last).order_by("seq")
-    return (event_record(e, match_id) for e in events.iterator(chunk_size=chunk))
+    return (event_record(e, match_id) for e in _events(match, last=last).iterator(chunk_size=chunk))
 
 
 def match_event_count(*, match: Match) -> int:

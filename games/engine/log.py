@@ -480,11 +480,6 @@ def _same_as_flat(a, flat) -> bool:
     return type(a) is dict and a == flat and set(map(type, a.values())) <= _STR_INT_TYPES
 
 
-def _flat_same(a, b) -> bool:
-    """``_same_as_flat`` of two objects, neither known flat: the validator's chance-spec
-    comparison, the rules' spec checked once per spec object (Folder._check_chance)."""
-    return _flat(b) and _same_as_flat(a, b)
-
 
 def _plainly_same(a, b) -> bool:
     """A sure "same" without writing JSON: ``a`` and ``b`` are strings, bools, null, bounded

@@ -20,6 +20,7 @@ from .protocol import Chance, IllegalAction
 
 _LIMIT = 1 << 64
 _BLOCK_WORDS = struct.Struct(">4Q")  # an HMAC-SHA256 block read as four big-endian 64-bit words
+_FIRST_WORD = struct.Struct(">Q")  # and its first word alone (a single die)
 _KEY_BLOCK = 64  # SHA-256's block size: HMAC pads (or first hashes) its key to this width
 _XOR_INNER = bytes(x ^ 0x36 for x in range(256))  # RFC 2104's ipad and opad, as byte maps
 _XOR_OUTER = bytes(x ^ 0x5C for x in range(256))
@@ -127,31 +128,37 @@ class Deriver:
         self._key = _Key(seed)
         self._match_prefix = f"{self.match_id}|".encode()
         self._checked = _UNCHECKED  # the spec object checked last: a game's chance node is a constant
+        self._dice = None  # and, for a roll of at most four dice, its (sides, count, ceiling)
 
     def __call__(self, seq: int, spec: dict):
         """The outcome of the chance event ``seq`` (checks the spec first)."""
         if spec is not self._checked:
             check_spec(spec)
             self._checked = spec
-        kind = spec["kind"]
-        if kind == "dice" and spec["count"] <= 4:
+            self._dice = ((spec["sides"], spec["count"], _LIMIT - (_LIMIT % spec["sides"]))
+                          if spec["kind"] == "dice" and spec["count"] <= 4 else None)
+        dice = self._dice
+        if dice is not None:
             # Most rolls: the stream's first block holds a word for every die, and each word is
             # used unless it falls in the rejected sliver (a chance of sides in 2**64 a die),
             # where the stream itself draws the roll. The same outcome, without a _Stream, and
             # the block's HMAC (_Key.digest) written out: a validation derives every roll.
-            sides, count = spec["sides"], spec["count"]
+            sides, count, ceiling = dice
             key = self._key
             inner = key._inner.copy()
-            inner.update(self._match_prefix + b"%d|0" % seq)
+            inner.update(b"%b%d|0" % (self._match_prefix, seq))
             outer = key._outer.copy()
             outer.update(inner.digest())
-            words = _BLOCK_WORDS.unpack(outer.digest())
-            ceiling = _LIMIT - (_LIMIT % sides)
+            digest = outer.digest()
             if count == 1:
-                if words[0] < ceiling:
-                    return [1 + words[0] % sides]
-            elif max(words[:count]) < ceiling:
-                return [1 + word % sides for word in words[:count]]
+                word = _FIRST_WORD.unpack_from(digest)[0]
+                if word < ceiling:
+                    return [1 + word % sides]
+            else:
+                words = _BLOCK_WORDS.unpack(digest)[:count]
+                if max(words) < ceiling:
+                    return [1 + word % sides for word in words]
+        kind = spec["kind"]
         stream = _Stream(self.seed, self.match_id, seq, key=self._key)
         if kind == "dice":
             return [1 + stream.below(spec["sides"]) for _ in range(spec["count"])]

@@ -225,8 +225,9 @@ class Folder:
         self.ended = False
         self.result = None
         self.in_place = in_place
-        self._deriver: chance.Deriver | None = None  # the seed's, once ``step`` is given one
-        self._flat_due = None  # the rules' chance spec last found flat (_check_chance)
+        self._derive, self._derive_seed = None, None  # the seed's derivation (_derivation)
+        self._flat_due = None  # the rules' chance spec last found flat (_step_chance)
+        self._text_due, self._due_text = None, None  # and the last one written (_derived_text)
 
     @property
     def in_place(self) -> bool:
@@ -304,9 +305,11 @@ class Folder:
         self.head_hash = record.get("hash", self.head_hash)
         self.head_time = record.get("time", self.head_time)
 
-    def _step(self, seq: int, kind, seat, payload, seed: bytes | None) -> None:
+    def _step(self, seq: int, kind, seat, payload, seed: bytes | None, text: str | None = None) -> None:
         """``step`` of the event after the head, its fields apart: ``validate`` has them in hand
-        and checks the seq itself, and keeps no head but the state."""
+        and checks the seq itself, and keeps no head but the state. ``text``: the payload's
+        canonical JSON where validate has written it for the hash (a chance event is then
+        checked by one comparison of texts, ``_derived_text``)."""
         if self.ended:
             raise LogError(seq, "event after the end of the match")
         check = _CHECKS.get(kind) if type(kind) is str else None
@@ -314,13 +317,21 @@ class Folder:
             raise LogError(seq, f"unexpected event kind {kind!r}")
         if not isinstance(payload, dict):
             raise LogError(seq, "payload is not an object")
+        act = self._act
         try:
-            applied = check(self, seat, payload, seq, seed)  # True: the check applied it too
+            if (act is not None and kind == "action" and type(seat) is int
+                    and 0 <= seat < self.players and "fault" not in payload
+                    and "action" in payload and ACTION_KEYS.issuperset(payload)):
+                # checked and applied in one call (Ruleset.act_in_place): most records of a
+                # validation, so without the table's call
+                self.state = act(self.state, seat, payload)
+                return
+            if not (text is not None and kind == "chance" and seat is None and seed is not None
+                    and text == self._derived_text(seq, seed)):
+                check(self, seat, payload, seq, seed)
         except IllegalAction as exc:
             raise LogError(seq, exc.reason) from None
-        if applied:
-            pass
-        elif kind in _ENGINE_KIND_SET:
+        if kind in _ENGINE_KIND_SET:
             lent = self._lent
             if lent is None:
                 self.state = self._apply(self.state, Event(kind, seat, payload))
@@ -335,26 +346,48 @@ class Folder:
     # The checks of ``step``, one a kind (the table _CHECKS after the class): each raises
     # IllegalAction with the reason a record may not stand where the fold is.
 
-    def _step_action(self, seat, payload: dict, seq: int, seed) -> bool | None:
+    def _step_action(self, seat, payload: dict, seq: int, seed) -> None:
+        """An action that ``_step`` did not check and apply in one call (act_in_place)."""
         if type(seat) is not int or not 0 <= seat < self.players:
             raise IllegalAction(f"action names no seat of this match: {seat!r}")
-        act = self._act
-        if act is not None and "fault" not in payload and "action" in payload \
-                and ACTION_KEYS.issuperset(payload):
-            self.state = act(self.state, seat, payload)  # checked and applied at once
-            return True
         self._check_action(payload, seat)  # asks the rules who acts now
-        return None
 
     def _step_forfeit(self, seat, payload: dict, seq: int, seed) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
             raise IllegalAction(f"forfeit names no seat of this match: {seat!r}")
         self._check_forfeit(self.ruleset.next(self.state), payload, seat)
 
-    def _step_chance(self, seat, payload: dict, seq: int, seed) -> None:
-        if seat is not None:
-            raise IllegalAction(f"a chance event belongs to no seat, got seat {seat!r}")
-        self._check_chance(payload, seq, seed)
+    def _derived_text(self, seq: int, seed: bytes) -> str | None:
+        """The canonical JSON of the chance payload due now, the rules' spec and the outcome
+        derived from ``seed``, or None where none is due (or the rules' spec is not JSON). A
+        payload whose canonical JSON is this text is the one ``_step_chance`` accepts: the same
+        as the log spells it, key for key and type for type (every chance event of a
+        validation; anything else takes ``_step_chance``, which says why)."""
+        nxt = self.ruleset.next(self.state)
+        if not isinstance(nxt, Chance):
+            return None
+        due = nxt.spec
+        if due is not self._text_due:  # another spec object of the rules' (mostly one a game)
+            try:
+                self._due_text = canonical_json(due)
+            except (TypeError, ValueError):
+                self._due_text = None
+            self._text_due = due
+        if self._due_text is None:
+            return None
+        try:
+            expected = self._derivation(seed)(seq, due)  # a list of ints (checks the spec first)
+        except IllegalAction:
+            return None
+        return f'{{"outcome":[{",".join(map(str, expected))}],"spec":{self._due_text}}}'
+
+    def _derivation(self, seed: bytes) -> Callable[[int, dict], list[int]]:
+        """The chance outcomes ``seed`` derives (chance.Deriver): its bound __call__, kept while
+        the seed is the same; a call of the instance itself costs a fifth of a derivation more."""
+        if seed != self._derive_seed:
+            self._derive = chance.Deriver(seed, self.match_id).__call__
+            self._derive_seed = seed
+        return self._derive
 
     def _step_ended(self, seat, payload: dict, seq: int, seed) -> None:
         if seat is not None:
@@ -408,11 +441,13 @@ class Folder:
                 return  # evidence that is not a legal action: the forfeit stands
             raise IllegalAction("forfeit for an illegal action, but the action sent is legal")
 
-    def _check_chance(self, payload: dict, seq: int, seed: bytes | None) -> None:
-        """The spec the rules give now, an outcome of its shape and, once the seed is revealed,
-        the very outcome derived from it. An outcome equal to its derivation has that shape by
-        construction; any other is checked for its shape first, so it is refused for the same
-        reason as ever."""
+    def _step_chance(self, seat, payload: dict, seq: int, seed: bytes | None) -> None:
+        """No seat, the spec the rules give now, an outcome of its shape and, once the seed is
+        revealed, the very outcome derived from it. An outcome equal to its derivation has that
+        shape by construction; any other is checked for its shape first, so it is refused for
+        the same reason as ever."""
+        if seat is not None:
+            raise IllegalAction(f"a chance event belongs to no seat, got seat {seat!r}")
         nxt = self.ruleset.next(self.state)
         if not isinstance(nxt, Chance):
             raise IllegalAction(f"chance event but no chance node now ({type(nxt).__name__})")
@@ -428,10 +463,7 @@ class Folder:
         if seed is None:
             chance.check_outcome(due, payload["outcome"])
             return
-        deriver = self._deriver
-        if deriver is None or deriver.seed != seed:
-            deriver = self._deriver = chance.Deriver(seed, self.match_id)
-        expected = deriver(seq, due)  # checks the spec first
+        expected = self._derivation(seed)(seq, due)  # checks the spec first
         outcome = payload["outcome"]
         # a list of exactly ints equal to the derivation's (``_plainly_same`` in C calls)
         if type(outcome) is list and outcome == expected and set(map(type, outcome)) <= _INT_TYPE:
@@ -610,6 +642,8 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
         match_text = encode_basestring(match_id) if isinstance(match_id, str) else None
         kind_texts, canonical, int_text = _KIND_TEXTS, canonical_json, int.__repr__
         sha256, fromisoformat = hashlib.sha256, dt.datetime.fromisoformat
+        dumps = None if _orjson is None else _ORJSON_DUMPS
+        dump_options, dump_refusals = (0, ()) if _orjson is None else (_ORJSON_OPTIONS, _ORJSON_REFUSALS)
         step = None  # the folder's step, once match_created has made the folder
         for index, record in enumerate(records):
             seq = record.get("seq") if isinstance(record, dict) else None
@@ -628,10 +662,22 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
                 # to the same hash).
                 kind, seat, payload, time = record["kind"], record["seat"], record["payload"], record["time"]
                 kind_text = kind_texts.get(kind) if type(kind) is str else None
+                text = None  # the payload's canonical JSON, where orjson wrote it
                 if (kind_text is not None and type(time) is str
                         and (seat is None or type(seat) is int)):
+                    # canonical_json's orjson path written out (every record is hashed): its
+                    # text where it cannot differ from json's, else canonical_json's answer
+                    if dumps is not None and type(payload) is dict:
+                        try:
+                            text = dumps(payload, option=dump_options).decode()
+                        except dump_refusals:
+                            pass
+                        else:
+                            if "." in text or "null" in text or "e-" in text or "e+" in text:
+                                text = None  # not _orjson_kept
                     expected_hash = sha256(
-                        f'{{"kind":{kind_text},"match":{match_text},"payload":{canonical(payload)},'
+                        f'{{"kind":{kind_text},"match":{match_text},'
+                        f'"payload":{canonical(payload) if text is None else text},'
                         f'"prev_hash":"{prev_hash}","seat":{"null" if seat is None else int_text(seat)},'
                         f'"seq":{index},"time":{encode_basestring(time)}}}'.encode()).hexdigest()
                 else:
@@ -658,7 +704,7 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
             if step is not None:
                 if seed_fault and index == end_index:
                     raise LogError(seq, seed_fault)
-                step(seq, kind, seat, payload, seed)
+                step(seq, kind, seat, payload, seed, text)
             else:
                 if record.get("seat") is not None:
                     raise LogError(seq, "match_created belongs to no seat")

@@ -27,8 +27,14 @@ def get_ruleset(name):
 def check(records, **kwargs):
     """``validate`` of the log as a list, and, where its last record has the seq it should,
     as a stream with that record given apart (as match_validate and bench/fold.py validate):
-    every test of this module holds the two to the same verdict."""
+    every test of this module holds the two to the same verdict. And without orjson, so with
+    no payload text to check a chance event by (Folder._derived_text): the same verdict."""
     report = validate(records, get_ruleset=get_ruleset, **kwargs)
+    saved, log._orjson = log._orjson, None
+    try:
+        assert validate(copy.deepcopy(records), get_ruleset=get_ruleset, **kwargs).to_json() == report.to_json()
+    finally:
+        log._orjson = saved
     last = records[-1] if isinstance(records, list) and records else None
     if isinstance(last, dict) and last.get("seq") == len(records) - 1 and type(last["seq"]) is int:
         streamed = validate(iter(records), last=last, get_ruleset=get_ruleset, **kwargs)
@@ -157,6 +163,44 @@ def test_a_forged_die_roll_is_named_by_its_derivation(records):
     report = check(resealed(records, k))
     assert (report.ok, report.first_bad_seq) == (False, k)
     assert "derivation" in report.reason
+
+
+# Chance payloads a forger might write in place of a roll: other types that equal the
+# outcome or the spec in Python (True == 1, 6.0 == 6), keys added, dropped or renamed.
+_FORGED_PAYLOADS = st.sampled_from([
+    lambda p: {**p, "outcome": [True if x == 1 else float(x) for x in p["outcome"]]},
+    lambda p: {**p, "outcome": [float(x) for x in p["outcome"]]},
+    lambda p: {**p, "outcome": [str(x) for x in p["outcome"]]},
+    lambda p: {**p, "outcome": p["outcome"] * 2},
+    lambda p: {**p, "outcome": p["outcome"][0]},
+    lambda p: {**p, "spec": {k: float(v) if type(v) is int else v for k, v in p["spec"].items()}},
+    lambda p: {**p, "spec": {k: True if v == 1 else v for k, v in p["spec"].items()}},
+    lambda p: {**p, "spec": {**p["spec"], "extra": 0}},
+    lambda p: {**p, "note": "x"},
+    lambda p: {"outcome": p["outcome"]},
+    lambda p: {"spec": p["spec"], "outcomes": p["outcome"]},
+    lambda p: {"spec": dict(reversed(list(p["spec"].items()))), "outcome": p["outcome"]},
+    lambda p: dict(reversed(list(p.items()))),
+])
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(forge=_FORGED_PAYLOADS, which=st.integers(0, 10_000))
+def test_a_chance_payload_passes_exactly_when_it_is_the_derivation_as_the_log_spells_it(played, forge, which):
+    """Validation checks a chance event by comparing the payload's canonical JSON (written for
+    its hash) with that of the rules' spec and the derived outcome; check() holds that path to
+    the verdict of the checks without it, and here the verdict is ok exactly for a payload the
+    same as the original (key order aside)."""
+    records = copy.deepcopy(played)
+    rolls = [r["seq"] for r in records if r["kind"] == "chance"]
+    k = rolls[which % len(rolls)]
+    original = records[k]["payload"]
+    records[k]["payload"] = forge(copy.deepcopy(original))
+    report = check(resealed(records, k))
+    same = log.canonical_json(records[k]["payload"]) == log.canonical_json(original)
+    assert report.ok == same
+    if not same:
+        assert report.first_bad_seq == k
 
 
 def test_a_forged_die_roll_passes_while_the_seed_is_secret(records):
@@ -559,7 +603,7 @@ def test_same_is_equal_canonical_json(a, b):
         except (TypeError, ValueError):
             return False
 
-    def flat_same(u, v):  # Folder._check_chance's sure "same": the rules' spec v known flat
+    def flat_same(u, v):  # Folder._step_chance's sure "same": the rules' spec v known flat
         return log._flat(v) and log._same_as_flat(u, v)
 
     for x, y in [(a, b), (a, a), (a, json.loads(json.dumps(a))), (a, [a]), (1, 1.0), (1, True),

@@ -5,9 +5,10 @@ The same events (offline Trap the Wizard matches, seq 1 onwards) go into one Pos
 
 - service: ``replays.services.event_append`` per event, outside any transaction as the match
   driver calls it (one INSERT ... SELECT ... WHERE <the head is as expected> statement in
-  autocommit, prepared once per connection; a snapshot every REPLAY_SNAPSHOT_EVERY events and the
-  end of a match take a transaction), with the state after the event as the driver passes it; a
-  second row calls it inside a caller's ``transaction.atomic()`` (the append is then a savepoint);
+  autocommit, prepared once per connection, with the snapshot every REPLAY_SNAPSHOT_EVERY events
+  in the same statement; the end of a match takes a transaction), with the state after the event
+  as the driver passes it; a second row calls it inside a caller's ``transaction.atomic()`` (the
+  append is then a savepoint);
 - floor: a plain single-row INSERT of the same row into a table with the same columns and the same
   unique keys (no foreign key, no trigger), through psycopg on Django's own connection: in
   autocommit (INSERT = one round trip and one commit) with the connection's client-side binding,
@@ -241,6 +242,8 @@ def eventsourcing_append(recorder, matches: list[PreparedMatch], round_: int) ->
 
 QUERY_STEPS = (
     ("INSERT INTO replays_event", "INSERT event with the head check (one statement)"),
+    ("WITH appended AS (INSERT INTO replays_event", "INSERT event and its snapshot (every K-th event, "
+                                                    "one statement)"),
     ('INSERT INTO "replays_snapshot"', "INSERT snapshot (every K-th event)"),
     ('UPDATE "replays_match"', "UPDATE match (its end)"),
 )

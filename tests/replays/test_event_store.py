@@ -104,6 +104,60 @@ def test_an_ordinary_append_is_one_statement_committed_on_its_own():
     assert match.events.count() == 2
 
 
+def _snapshot_state():
+    """A state to snapshot (any encodable one: the append stores what it is given)."""
+    ruleset = registry.get("trap-the-wizard")
+    return ruleset.setup(2, ruleset.options({}))
+
+
+def test_an_append_with_a_snapshot_writes_both_rows_or_neither(db, settings):
+    """The snapshot of event seq is written exactly when the event is: a stale head or a taken
+    seq writes neither (on PostgreSQL the two INSERTs are one statement, on SQLite one
+    transaction)."""
+    settings.REPLAY_SNAPSHOT_EVERY = 2
+    match = match_create(ruleset="trap-the-wizard", players=2)
+    head = match_records(match=match)[0]
+    chance = {"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [3]}
+    state = _snapshot_state()
+    first = event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
+                         payload=chance, state=state)
+    with pytest.raises(AppendConflict, match="not the head"):  # seq 2 is a snapshot's: stale head
+        event_append(match=match, expected_seq=2, prev_hash=head["hash"], kind="chance",
+                     payload=chance, state=state)
+    assert match.events.count() == 2 and not Snapshot.objects.filter(match=match).exists()
+    event_append(match=match, expected_seq=2, prev_hash=first["hash"], kind="chance",
+                 payload=chance, state=state)
+    with pytest.raises(AppendConflict, match="taken by another writer"):
+        event_append(match=match, expected_seq=2, prev_hash=first["hash"], kind="chance",
+                     payload={**chance, "outcome": [4]}, state=state)
+    ruleset = registry.get("trap-the-wizard")
+    assert list(Snapshot.objects.filter(match=match).values_list("seq", "state")) == [(2, ruleset.encode(state))]
+    assert list(match.events.values_list("seq", flat=True)) == [0, 1, 2]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_an_append_with_its_snapshot_is_one_statement_committed_on_its_own(settings):
+    """On PostgreSQL the snapshot's INSERT reads the event's from a WITH clause: one round trip,
+    no BEGIN and no COMMIT, where it used to take a transaction and the ORM."""
+    settings.REPLAY_SNAPSHOT_EVERY = 1
+    match = match_create(ruleset="trap-the-wizard", players=2)
+    head = match_records(match=match)[0]
+    chance = {"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [3]}
+    sent = []
+
+    def record(execute, sql, params, many, context):
+        sent.append(sql.split()[0])
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
+                     payload=chance, state=_snapshot_state())
+    assert sent == ["WITH"] and connection.get_autocommit()
+    assert list(Snapshot.objects.filter(match=match).values_list("seq", flat=True)) == [1]
+    assert list(match.events.values_list("seq", flat=True)) == [0, 1]
+
+
 def test_a_refused_append_leaves_the_callers_transaction_usable(db):
     """A conflict inside the caller's transaction raises AppendConflict and aborts nothing: on
     PostgreSQL a failed statement would poison the whole transaction, so the refusal is "no row
@@ -147,9 +201,13 @@ def test_nothing_is_appended_after_the_end_of_a_match(played_match):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("in_transaction", [True, False], ids=["in-a-transaction", "autocommit"])
-def test_two_concurrent_appends_at_the_same_seq_leave_exactly_one(in_transaction):
+@pytest.mark.parametrize("snapshot", [False, True], ids=["event", "event-and-snapshot"])
+def test_two_concurrent_appends_at_the_same_seq_leave_exactly_one(in_transaction, snapshot, settings):
     """Two threads, two real PostgreSQL connections, one seq: one wins, one conflicts, both in
-    the caller's transaction (a savepoint) and as the single autocommit statement."""
+    the caller's transaction (a savepoint) and as the single autocommit statement; with a
+    snapshot due at that seq, exactly one snapshot too."""
+    settings.REPLAY_SNAPSHOT_EVERY = 1
+    state = _snapshot_state() if snapshot else None
     for attempt in range(5):
         match = match_create(ruleset="trap-the-wizard", players=2)
         head = match_records(match=match)[0]
@@ -160,7 +218,8 @@ def test_two_concurrent_appends_at_the_same_seq_leave_exactly_one(in_transaction
                 with transaction.atomic() if in_transaction else contextlib.nullcontext():
                     barrier.wait(timeout=10)
                     event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
-                                 payload={"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [outcome]})
+                                 payload={"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [outcome]},
+                                 state=state)
                 outcomes.append("ok")
             except AppendConflict:
                 outcomes.append("conflict")
@@ -174,6 +233,7 @@ def test_two_concurrent_appends_at_the_same_seq_leave_exactly_one(in_transaction
             t.join(timeout=30)
         assert sorted(outcomes) == ["conflict", "ok"], f"attempt {attempt}: {outcomes}"
         assert list(Event.objects.filter(match=match).values_list("seq", flat=True)) == [0, 1]
+        assert Snapshot.objects.filter(match=match).count() == (1 if snapshot else 0)
 
 
 def test_the_validator_names_a_tampered_event_by_seq(played_match):

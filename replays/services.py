@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.engine import chance, registry, signature
 from games.engine.log import (END_KINDS, GENESIS, Folder, LogError, created_payload, read_jsonl,
-                              record_hash, seal, validate)
+                              record_hash, sealed, validate)
 
 from .models import Event, Match, Snapshot, Validation
 from .selectors import event_record, match_record_stream, match_records
@@ -44,7 +44,9 @@ class ImportRefused(Exception):
 
 
 def _iso(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.timezone.utc).isoformat(timespec="microseconds")
+    if moment.tzinfo is not dt.timezone.utc:  # timezone.now() is in UTC already
+        moment = moment.astimezone(dt.timezone.utc)
+    return moment.isoformat(timespec="microseconds")
 
 
 def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
@@ -73,8 +75,8 @@ def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
     if closes:  # signed here, where the end's time is known: the signature covers it
         payload = end_payload_signed(match=str(match.id), seq=expected_seq, kind=kind, seat=seat,
                                      payload=payload, time=_iso(now), prev_hash=prev_hash)
-    record = seal(match=str(match.id), seq=expected_seq, kind=kind, seat=seat, payload=payload,
-                  time=_iso(now), prev_hash=prev_hash)
+    record, payload_text = sealed(match=str(match.id), seq=expected_seq, kind=kind, seat=seat,
+                                  payload=payload, time=_iso(now), prev_hash=prev_hash)
     snapshot = (state is not None and not closes
                 and expected_seq % settings.REPLAY_SNAPSHOT_EVERY == 0)
     db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of the `connection` proxy is a lookup
@@ -83,12 +85,13 @@ def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
             encoded = (registry.get(match.ruleset, match.ruleset_version).encode(state)
                        if snapshot else None)
             _event_insert(db, match=match, seq=expected_seq, kind=kind, seat=seat, payload=payload,
-                          when=now, prev_hash=prev_hash, hash_=record["hash"], snapshot=encoded)
+                          when=now, prev_hash=prev_hash, hash_=record["hash"], snapshot=encoded,
+                          payload_text=payload_text)
             return record
         with transaction.atomic():  # a savepoint inside the caller's transaction: a lost race
             # rolls back to it, and the caller's transaction stays usable
             _event_insert(db, match=match, seq=expected_seq, kind=kind, seat=seat, payload=payload,
-                          when=now, prev_hash=prev_hash, hash_=record["hash"])
+                          when=now, prev_hash=prev_hash, hash_=record["hash"], payload_text=payload_text)
             if snapshot:
                 ruleset = registry.get(match.ruleset, match.ruleset_version)
                 Snapshot.objects.create(match=match, seq=expected_seq, state=ruleset.encode(state))
@@ -137,12 +140,18 @@ def _insert_sql(vendor: str, first: bool, snapshot: bool = False) -> str:
 
 
 def _event_insert(db, *, match: Match, seq: int, kind: str, seat: int | None, payload: dict,
-                  when: dt.datetime, prev_hash: str, hash_: str, snapshot=None) -> None:
+                  when: dt.datetime, prev_hash: str, hash_: str, snapshot=None,
+                  payload_text: str | None = None) -> None:
     """Insert the event row if the head is what the caller expects: AppendConflict if it is
     not, IntegrityError if another writer took (match, seq) meanwhile. ``snapshot``: the
-    encoded state after the event, written with it in the same statement (PostgreSQL)."""
+    encoded state after the event, written with it in the same statement (PostgreSQL).
+    ``payload_text``: the payload's canonical JSON (written for its hash), which PostgreSQL
+    reads as the jsonb it stands for: the payload is not encoded a second time. Only ASCII
+    text is sent so: json's escapes of anything else (a lone surrogate) keep failing as
+    PostgreSQL refuses them (DataError), never as text the driver cannot encode."""
     if db.vendor == "postgresql":  # the values psycopg adapts as Django would, without its layers
-        match_id, values = match.pk, (Jsonb(payload), when)
+        document = payload_text if payload_text is not None and payload_text.isascii() else Jsonb(payload)
+        match_id, values = match.pk, (document, when)
     else:
         match_id = _MATCH_ID.get_db_prep_value(match.pk, db)
         values = (_PAYLOAD.get_db_prep_save(payload, db), _TIME.get_db_prep_save(when, db))

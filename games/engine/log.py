@@ -150,16 +150,19 @@ def record_hash(record: dict) -> str:
     return hashlib.sha256(_record_json(record).encode()).hexdigest()
 
 
-def _record_json(record: dict) -> str:
+def _record_json(record: dict, payload_text: str | None = None) -> str:
     """The canonical JSON of the record without its own hash. The envelope of a well-formed
     record (text, ints, a seat or null) is written out here in canonical key order, so only the
-    payload goes through the encoder; anything else takes the encoder whole, as it always did."""
+    payload goes through the encoder (``payload_text``: its canonical JSON, written already);
+    anything else takes the encoder whole, as it always did."""
     match, seq, kind, seat = record["match"], record["seq"], record["kind"], record["seat"]
     payload, time, prev_hash = record["payload"], record["time"], record["prev_hash"]
     if (type(match) is str and type(kind) is str and type(time) is str and type(prev_hash) is str
             and type(seq) is int and (seat is None or type(seat) is int)):
+        if payload_text is None:
+            payload_text = canonical_json(payload)
         return (f'{{"kind":{encode_basestring(kind)},"match":{encode_basestring(match)},'
-                f'"payload":{canonical_json(payload)},"prev_hash":{encode_basestring(prev_hash)},'
+                f'"payload":{payload_text},"prev_hash":{encode_basestring(prev_hash)},'
                 f'"seat":{"null" if seat is None else int.__repr__(seat)},'
                 f'"seq":{int.__repr__(seq)},"time":{encode_basestring(time)}}}')
     return canonical_json({"match": match, "seq": seq, "kind": kind, "seat": seat,
@@ -169,10 +172,19 @@ def _record_json(record: dict) -> str:
 def seal(*, match: str, seq: int, kind: str, seat: int | None, payload: dict, time: str,
          prev_hash: str) -> dict:
     """A complete record, its hash computed."""
+    return sealed(match=match, seq=seq, kind=kind, seat=seat, payload=payload, time=time,
+                  prev_hash=prev_hash)[0]
+
+
+def sealed(*, match: str, seq: int, kind: str, seat: int | None, payload: dict, time: str,
+           prev_hash: str) -> tuple[dict, str]:
+    """``seal``'s record and the canonical JSON of its payload, which the hash was written from
+    (replays.services.event_append stores that text, not a second encoding of the payload)."""
     record = {"match": str(match), "seq": seq, "kind": kind, "seat": seat, "payload": payload,
               "time": time, "prev_hash": prev_hash}
-    record["hash"] = record_hash(record)
-    return record
+    payload_text = canonical_json(payload)
+    record["hash"] = hashlib.sha256(_record_json(record, payload_text).encode()).hexdigest()
+    return record, payload_text
 
 
 class LogError(Exception):

@@ -104,6 +104,23 @@ def test_an_ordinary_append_is_one_statement_committed_on_its_own():
     assert match.events.count() == 2
 
 
+@pytest.mark.parametrize("payload", [
+    {"action": {"type": "move", "to": 6}},
+    {"action": {"say": "Zauberer \u00e9\u00df \U0001f9d9", "odds": 0.1, "tiny": 1e-07, "none": None}},
+    {"action": {"big": 2**63 - 1, "nested": [[], {}, [1, [2, [3]]]], "escaped": "\"\\\n\t"}},
+], ids=["ascii", "non-ascii-and-floats", "ints-and-escapes"])
+def test_a_payload_reads_back_as_it_was_appended_and_hashes_the_same(db, payload):
+    """The stored payload (on PostgreSQL the canonical JSON the hash was written from, where it
+    is ASCII) reads back equal, and the record read back has the hash it was sealed with."""
+    match = match_create(ruleset="trap-the-wizard", players=2)
+    head = match_records(match=match)[0]
+    sealed = event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="action",
+                          seat=0, payload=payload)
+    stored = match_records(match=match)[1]
+    assert stored["payload"] == payload and stored == sealed
+    assert record_hash(stored) == stored["hash"]
+
+
 def _snapshot_state():
     """A state to snapshot (any encodable one: the append stores what it is given)."""
     ruleset = registry.get("trap-the-wizard")

@@ -82,13 +82,18 @@ def test_a_second_writer_at_the_same_seq_gets_a_conflict_and_writes_nothing(db):
 
 @pytest.mark.postgres  # a transaction=True test: only PostgreSQL can empty the append-only table
 @pytest.mark.django_db(transaction=True)
-def test_an_ordinary_append_is_one_statement_committed_on_its_own():
+@pytest.mark.parametrize("snapshot", [False, True], ids=["event", "event-and-snapshot"])
+def test_an_ordinary_append_is_one_statement_committed_on_its_own(snapshot, settings):
     """Issue 16: the head check and the insert are one round trip; outside a transaction nothing
-    else is sent (no BEGIN, no separate head lookup, no COMMIT). The statement is the same on
-    SQLite, where the other tests run it inside their transaction."""
+    else is sent (no BEGIN, no separate head lookup, no COMMIT). With a snapshot due, the
+    snapshot's INSERT reads the event's from a WITH clause: still one statement, where it used
+    to take a transaction and the ORM. The event's statement is the same on SQLite, where the
+    other tests run it inside their transaction."""
+    settings.REPLAY_SNAPSHOT_EVERY = 1
     match = match_create(ruleset="trap-the-wizard", players=2)
     head = match_records(match=match)[0]
     chance = {"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [3]}
+    state = _snapshot_state() if snapshot else None
     sent = []
 
     def record(execute, sql, params, many, context):
@@ -96,12 +101,15 @@ def test_an_ordinary_append_is_one_statement_committed_on_its_own():
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(record):
-        event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance", payload=chance)
-    assert sent == ["INSERT"] and connection.get_autocommit()
+        event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
+                     payload=chance, state=state)
+    assert sent == ["WITH" if snapshot else "INSERT"] and connection.get_autocommit()
     assert list(match.events.values_list("seq", "payload")) == [(0, head["payload"]), (1, chance)]
+    assert list(Snapshot.objects.filter(match=match).values_list("seq", flat=True)) == ([1] if snapshot else [])
     with pytest.raises(AppendConflict, match="not the head"):
-        event_append(match=match, expected_seq=2, prev_hash=head["hash"], kind="chance", payload=chance)
-    assert match.events.count() == 2
+        event_append(match=match, expected_seq=2, prev_hash=head["hash"], kind="chance",
+                     payload=chance, state=state)
+    assert match.events.count() == 2 and Snapshot.objects.filter(match=match).count() == int(snapshot)
 
 
 @pytest.mark.parametrize("payload", [
@@ -150,29 +158,6 @@ def test_an_append_with_a_snapshot_writes_both_rows_or_neither(db, settings):
     ruleset = registry.get("trap-the-wizard")
     assert list(Snapshot.objects.filter(match=match).values_list("seq", "state")) == [(2, ruleset.encode(state))]
     assert list(match.events.values_list("seq", flat=True)) == [0, 1, 2]
-
-
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-def test_an_append_with_its_snapshot_is_one_statement_committed_on_its_own(settings):
-    """On PostgreSQL the snapshot's INSERT reads the event's from a WITH clause: one round trip,
-    no BEGIN and no COMMIT, where it used to take a transaction and the ORM."""
-    settings.REPLAY_SNAPSHOT_EVERY = 1
-    match = match_create(ruleset="trap-the-wizard", players=2)
-    head = match_records(match=match)[0]
-    chance = {"spec": {"kind": "dice", "count": 1, "sides": 6}, "outcome": [3]}
-    sent = []
-
-    def record(execute, sql, params, many, context):
-        sent.append(sql.split()[0])
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
-        event_append(match=match, expected_seq=1, prev_hash=head["hash"], kind="chance",
-                     payload=chance, state=_snapshot_state())
-    assert sent == ["WITH"] and connection.get_autocommit()
-    assert list(Snapshot.objects.filter(match=match).values_list("seq", flat=True)) == [1]
-    assert list(match.events.values_list("seq", flat=True)) == [0, 1]
 
 
 def test_a_refused_append_leaves_the_callers_transaction_usable(db):

@@ -79,11 +79,11 @@ def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
                                   payload=payload, time=_iso(now), prev_hash=prev_hash)
     snapshot = (state is not None and not closes
                 and expected_seq % settings.REPLAY_SNAPSHOT_EVERY == 0)
+    # the snapshot's state, encoded before anything is written (an encoding that fails writes nothing)
+    encoded = registry.get(match.ruleset, match.ruleset_version).encode(state) if snapshot else None
     db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of the `connection` proxy is a lookup
     try:
         if not (closes or db.in_atomic_block or (snapshot and db.vendor != "postgresql")):
-            encoded = (registry.get(match.ruleset, match.ruleset_version).encode(state)
-                       if snapshot else None)
             _event_insert(db, match=match, seq=expected_seq, kind=kind, seat=seat, payload=payload,
                           when=now, prev_hash=prev_hash, hash_=record["hash"], snapshot=encoded,
                           payload_text=payload_text)
@@ -93,8 +93,7 @@ def event_append(*, match: Match, expected_seq: int, prev_hash: str, kind: str,
             _event_insert(db, match=match, seq=expected_seq, kind=kind, seat=seat, payload=payload,
                           when=now, prev_hash=prev_hash, hash_=record["hash"], payload_text=payload_text)
             if snapshot:
-                ruleset = registry.get(match.ruleset, match.ruleset_version)
-                Snapshot.objects.create(match=match, seq=expected_seq, state=ruleset.encode(state))
+                Snapshot.objects.create(match=match, seq=expected_seq, state=encoded)
             if closes:
                 _match_close(match=match, kind=kind, payload=payload, when=now)
     except IntegrityError as exc:  # (match, seq) taken: another writer won the race

@@ -88,6 +88,19 @@ def _orjson_kept(text: str) -> bool:
     return "." not in text and "null" not in text and "e-" not in text and "e+" not in text
 
 
+def _orjson_text(value) -> str | None:
+    """orjson's text of ``value`` where it is json's canonical text (``_orjson_kept``), else None
+    (no orjson, a value it refuses, or a float or null in the text): canonical_json's fast path,
+    which validate also takes for every payload it hashes."""
+    if _orjson is None:
+        return None
+    try:
+        text = _ORJSON_DUMPS(value, option=_ORJSON_OPTIONS).decode()
+    except _ORJSON_REFUSALS:
+        return None
+    return text if _orjson_kept(text) else None
+
+
 def canonical_json(value) -> str:
     """One spelling per value: sorted keys, no spaces, UTF-8 kept as is.
 
@@ -104,14 +117,9 @@ def canonical_json(value) -> str:
     refuses: uuid.UUID and enum members that are neither str nor int."""
     if isinstance(value, str):
         return encode_basestring(value)
-    if _orjson is not None:
-        try:
-            text = _ORJSON_DUMPS(value, option=_ORJSON_OPTIONS).decode()
-        except _ORJSON_REFUSALS:
-            pass
-        else:
-            if _orjson_kept(text):
-                return text
+    text = _orjson_text(value)
+    if text is not None:
+        return text
     local = _ENCODER
     if local.encode is None:  # a Python without the _json accelerator
         return _CANONICAL.encode(value)
@@ -654,8 +662,7 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
         match_text = encode_basestring(match_id) if isinstance(match_id, str) else None
         kind_texts, canonical, int_text = _KIND_TEXTS, canonical_json, int.__repr__
         sha256, fromisoformat = hashlib.sha256, dt.datetime.fromisoformat
-        dumps = None if _orjson is None else _ORJSON_DUMPS
-        dump_options, dump_refusals = (0, ()) if _orjson is None else (_ORJSON_OPTIONS, _ORJSON_REFUSALS)
+        orjson_text = _orjson_text
         step = None  # the folder's step, once match_created has made the folder
         for index, record in enumerate(records):
             seq = record.get("seq") if isinstance(record, dict) else None
@@ -677,16 +684,10 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
                 text = None  # the payload's canonical JSON, where orjson wrote it
                 if (kind_text is not None and type(time) is str
                         and (seat is None or type(seat) is int)):
-                    # canonical_json's orjson path written out (every record is hashed): its
-                    # text where it cannot differ from json's, else canonical_json's answer
-                    if dumps is not None and type(payload) is dict:
-                        try:
-                            text = dumps(payload, option=dump_options).decode()
-                        except dump_refusals:
-                            pass
-                        else:
-                            if "." in text or "null" in text or "e-" in text or "e+" in text:
-                                text = None  # not _orjson_kept
+                    # canonical_json's orjson path (its text where it cannot differ from
+                    # json's), kept for the chance check; else canonical_json's answer
+                    if type(payload) is dict:
+                        text = orjson_text(payload)
                     expected_hash = sha256(
                         f'{{"kind":{kind_text},"match":{match_text},'
                         f'"payload":{canonical(payload) if text is None else text},'

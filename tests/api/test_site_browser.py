@@ -30,6 +30,14 @@ def _shot(tab, name, full_page=True):
     tab.screenshot(path=str(ARTIFACTS / f"site-{name}.png"), full_page=full_page)
 
 
+def _follow(tab, link, url):
+    """Click ``link`` and wait until the page it opens, ``url``, has loaded: a locator's count()
+    does not wait, so counting right after a click can count the page being left (a CI run on a
+    busy machine counted the home page's game rows)."""
+    link.click()
+    tab.wait_for_url(url, wait_until="load")
+
+
 def _arena():
     """Rated matches, a finished, a running and a draft tournament, and alice's bot seated in
     a live match (seat 1)."""
@@ -72,11 +80,10 @@ def test_it_shows_every_page_of_the_site(page, live_server, live_db):
     assert page.locator("tr.match-row").count() == min(site.RECENT, ended) == 7  # no live match
     _shot(page, "home")
 
-    page.locator("nav.site-nav a", has_text="Games").click()
+    _follow(page, page.locator("nav.site-nav a", has_text="Games"), f"{url}/games/")
     assert page.locator("tr.game-row").count() == len(registry.builtin())
     _shot(page, "games")
-    page.locator("tr.game-row a", has_text="Sorcado").click()
-    assert page.url == f"{url}/games/{GAME}/"
+    _follow(page, page.locator("tr.game-row a", has_text="Sorcado"), f"{url}/games/{GAME}/")
     rows = page.locator("tr.leaderboard-row")
     assert rows.count() == Rating.objects.filter(game=GAME).count() == 2
     best = Rating.objects.filter(game=GAME).select_related("bot").order_by("-ordinal").first()
@@ -86,14 +93,15 @@ def test_it_shows_every_page_of_the_site(page, live_server, live_db):
     page.locator("#rules").scroll_into_view_if_needed()
     _shot(page, "game-rules", full_page=False)
 
-    page.locator("nav.site-nav a", has_text="Matches").click()
+    _follow(page, page.locator("nav.site-nav a", has_text="Matches"), f"{url}/matches/")
     assert page.locator("tr.match-row").count() == ended  # anonymous: no live match
     _shot(page, "matches")
 
-    page.locator("nav.site-nav a", has_text="Tournaments").click()
+    _follow(page, page.locator("nav.site-nav a", has_text="Tournaments"), f"{url}/tournaments/")
     assert page.locator("tr.tournament-row").count() == 3
     _shot(page, "tournaments")
-    page.locator("tr.tournament-row a", has_text="Summer draft").click()
+    draft = arena["draft"].pk
+    _follow(page, page.locator("tr.tournament-row a", has_text="Summer draft"), f"{url}/tournaments/{draft}/")
     assert page.locator("tr.entry-row").count() == 3
     _shot(page, "tournament-draft")
     page.goto(f"{url}/tournaments/{arena['running'].pk}/")

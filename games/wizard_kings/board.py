@@ -112,6 +112,8 @@ class Board:
     _near: dict[str, list[str]] = field(default_factory=dict, repr=False)
     # movement.land_steps' tables, by the traits of a kind that movement reads (built once each)
     _steps: dict[tuple, dict] = field(default_factory=dict, repr=False)
+    # movement.room_to_stand's tables, for water blocks and for the others (built once each)
+    _room: dict[bool, dict] = field(default_factory=dict, repr=False)
 
     def neighbours(self, hex_: str) -> list[str]:
         """The hexes of this board next to ``hex_`` (computed once per hex)."""

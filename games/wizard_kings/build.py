@@ -22,8 +22,8 @@ shuffle (so an id tells nothing of its kind). Actions, one step each:
 """
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
+from typing import Callable
 
 from .board import Board
 from .content import armies, artefact_of, kind_of
@@ -44,7 +44,7 @@ def open_drafts(state: dict, *, setup: bool) -> None:
 def fresh_draft(state: dict, seat: int, *, setup: bool) -> dict:
     """``seat``'s draft as a build opens: its blocks as they stand, the gold of its friendly
     cities (6.1), or at setup its purse (1.22)."""
-    mine = {bid: copy.deepcopy(blk) for bid, blk in state["blocks"].items()
+    mine = {bid: _copy_block(blk) for bid, blk in state["blocks"].items()
             if blk["owner"] == seat}
     if setup:
         gold = {SETUP_GOLD: state["options"]["army_gold"]}
@@ -55,15 +55,22 @@ def fresh_draft(state: dict, seat: int, *, setup: bool) -> dict:
             "got": [], "spent": [], "bought": [], "handed": [], "dropped": [], "took": []}
 
 
+def _copy_block(blk: dict) -> dict:
+    """A copy of a block the draft may change: its fields are plain values but its artefact, a
+    dict of plain values (``copy.deepcopy`` of the same, at a seventh of its cost: every build
+    of a search's playouts opens a draft per seat)."""
+    copied = blk.copy()
+    art = copied.get("artefact")
+    if art is not None:
+        copied["artefact"] = art.copy()
+    return copied
+
+
 def building_cities(state: dict, seat: int, draft: dict) -> list[str]:
     """Where ``seat`` may build: its friendly cities (6.2), at setup its own map's cities."""
     if draft["setup"]:
         return sorted(h for h, owner in state["city_owner"].items() if owner == seat)
     return sorted(h for h in draft["gold"])
-
-
-def _here(draft: dict, hex_: str) -> list[str]:
-    return sorted(bid for bid, blk in draft["blocks"].items() if blk["hex"] == hex_)
 
 
 def _cost_ok(draft: dict, hex_: str, cost: int) -> bool:
@@ -74,7 +81,8 @@ def _cost_ok(draft: dict, hex_: str, cost: int) -> bool:
 
 def uncovered_cities(state: dict, seat: int, draft: dict) -> list[str]:
     """1.22: the seat's cities with no block yet (every one needs one at setup)."""
-    return [h for h in building_cities(state, seat, draft) if not _here(draft, h)]
+    occupied = {blk["hex"] for blk in draft["blocks"].values()}
+    return [h for h in building_cities(state, seat, draft) if h not in occupied]
 
 
 def _setup_affordable(state: dict, seat: int, draft: dict, cost: int, covers: str | None,
@@ -101,14 +109,43 @@ def _cover_costs(spare: tuple) -> tuple[int, ...]:
     return tuple(sorted(kind_of(k).cost for k, n in spare for _ in range(n) if _covers(k)))
 
 
+_SHIPS = frozenset({"water", "haven"})
+
+
+def _setup_check(spare: dict, uncovered: list,
+                 gold: dict) -> Callable[[int, str | None, str | None], bool]:
+    """``_setup_affordable`` for one listing: the spare blocks' cover costs worked out once
+    and each answer remembered by what it depends on (the cost, whether the hex is one still to
+    cover, and the kind bought)."""
+    costs = _cover_costs(tuple(sorted(spare.items())))
+    still = set(uncovered)
+    purse = gold[SETUP_GOLD]
+    answers: dict[tuple, bool] = {}
+
+    def affordable(cost: int, covers: str | None, kind: str | None) -> bool:
+        key = (cost, covers in still, kind)
+        answer = answers.get(key)
+        if answer is None:
+            left = list(costs)
+            if kind is not None and spare.get(kind) and _covers(kind):
+                left.remove(kind_of(kind).cost)         # the block being bought
+            need = len(still) - (covers in still)
+            answer = answers[key] = len(left) >= need and sum(left[:need]) <= purse - cost
+        return answer
+    return affordable
+
+
 def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
     """Every build action of ``seat`` now, in a stable order (with ``only``: just those that
-    could equal that action, which is all a check needs)."""
+    could equal that action, which is all a check needs). What every city and kind asks alike
+    (the blocks in each hex, the spare kinds, what the purse must still cover) is worked out
+    once: a search lists the builds of every decision of its playouts."""
     draft = state["drafts"][str(seat)]
     b: Board = board(state)
     result = []
     spare = pool(state, seat, draft["blocks"])
-    uncovered = uncovered_cities(state, seat, draft) if draft["setup"] else []
+    setup = draft["setup"]
+    uncovered = uncovered_cities(state, seat, draft) if setup else []
     wanted = only.get("type") if isinstance(only, dict) else None
     cities = every_city = building_cities(state, seat, draft)
     if wanted == "recruit":
@@ -118,28 +155,37 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
         cities = [h for h in cities if blk is not None and h == blk["hex"]]
     elif wanted is not None:
         cities = []
+    blocks, gold = draft["blocks"], draft["gold"]
+    here_of: dict[str, list[str]] = {}                  # the draft's blocks by hex, ids sorted
+    for bid in sorted(blocks):
+        here_of.setdefault(blocks[bid]["hex"], []).append(bid)
+    kinds = [(kind, kind_of(kind)) for kind in sorted(spare)] if wanted in (None, "recruit") else []
+    affordable = _setup_check(spare, uncovered, gold) if setup else None
     for hex_ in cities:
-        here = _here(draft, hex_)
-        for kind in sorted(spare) if wanted in (None, "recruit") else ():
-            k = kind_of(kind)
-            if not _cost_ok(draft, hex_, k.cost) or len(here) + 1 > b.stack_limit(hex_):
+        here = here_of.get(hex_, [])
+        purse = gold[SETUP_GOLD] if setup else gold.get(hex_, 0)   # _cost_ok's gold
+        room = len(here) + 1 <= b.stack_limit(hex_)
+        port = None
+        for kind, k in kinds:
+            if k.cost > purse or not room:
                 continue
             if k.wizard and hex_ in b.henges:
                 continue                                # 6.6
-            if (k.traits & {"water", "haven"}) and not is_port(b, hex_):
-                continue                                # 2.38, 2.39: built in ports
-            if draft["setup"] and not _setup_affordable(state, seat, draft, k.cost, hex_, kind,
-                                                        spare, uncovered):
+            if k.traits & _SHIPS:
+                if port is None:
+                    port = is_port(b, hex_)
+                if not port:
+                    continue                            # 2.38, 2.39: built in ports
+            if setup and not affordable(k.cost, hex_, kind):
                 continue
             result.append({"type": "recruit", "kind": kind, "hex": hex_})
         for bid in here if wanted in (None, "add") else ():
-            blk = draft["blocks"][bid]
+            blk = blocks[bid]
             k = kind_of(blk["kind"])
             if bid in draft["spent"]:
                 continue                                # D34: gold is not bought back
-            if blk["steps"] < k.max and _cost_ok(draft, hex_, k.cost) and (
-                    not draft["setup"] or _setup_affordable(state, seat, draft, k.cost, None, None,
-                                                            spare, uncovered)):
+            if blk["steps"] < k.max and k.cost <= purse and (
+                    not setup or affordable(k.cost, None, None)):
                 result.append({"type": "add", "block": bid})
     if not draft["setup"] and wanted in (None, "combine", "disband"):
         result += _regroupings(draft)

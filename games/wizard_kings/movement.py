@@ -110,6 +110,17 @@ def _stops_in(kind, terrain: str) -> bool:
     return terrain in STOP_TERRAIN and not kind.native(terrain)
 
 
+def room_to_stand(b: Board, water: bool) -> dict[str, int]:
+    """Per hex, the blocks of one side it holds (``stack_limit``, 4.5) where a block may end a
+    move there (``can_stand``: water blocks on wet hexes, the others on land), else 0: the two
+    questions ``destinations`` asks of every hex it reaches, answered once a board."""
+    table = b._room.get(water)
+    if table is None:
+        table = b._room[water] = {h: b.stack_limit(h) if (wet(b, h) if water else b.land(h)) else 0
+                                  for h in b.terrain}
+    return table
+
+
 def side_of(state: dict, hex_: str, seat: int) -> str | None:
     """The side (attack/defend) ``seat`` fights on in the battle to come at ``hex_``, if any."""
     fight = state["fights"].get(hex_)
@@ -252,6 +263,8 @@ def destinations(state: dict, bid: str, hostile_memo: dict[str, bool] | None = N
     found: dict[tuple, dict] = {}
     offered: set[tuple] = set()
     hostile_memo = {} if hostile_memo is None else hostile_memo
+    at, fights = state["at"], state["fights"]
+    room = room_to_stand(b, "water" in kind.traits)
 
     def hostile(h: str) -> bool:
         """An enemy hex or a battle to come: a block entering it stops (4.2, 4.4). A battle to
@@ -262,14 +275,13 @@ def destinations(state: dict, bid: str, hostile_memo: dict[str, bool] | None = N
             found = hostile_memo[h] = is_enemy(state, h, seat)
         return found
 
-    def offer(via: str, to: str):
-        enemy = hostile(to)
+    def offer(via: str, to: str, enemy: bool):
         memo = (via if enemy else None, to)
         if memo in offered:
             return
         offered.add(memo)
-        if not enemy and to not in state["fights"]:   # the common case: a hex of ours or nobody's
-            if can_stand(b, kind, to) and len(state["at"].get(to, ())) + 1 <= b.stack_limit(to):
+        if not enemy and to not in fights:   # the common case: a hex of ours or nobody's
+            if len(at.get(to, ())) < room[to]:          # can_stand, and 4.5's stacking
                 found[(to, None, None)] = {"to": to}
             return
         for side_ in _can_end(state, seat, kind, via, to, b, state["options"]):
@@ -277,8 +289,8 @@ def destinations(state: dict, bid: str, hostile_memo: dict[str, bool] | None = N
             move = {"to": to}
             if enemy:
                 move["via"] = via
-            if side_ is not None and state["fights"].get(to) is not None \
-                    and str(seat) not in state["fights"][to]["sides"]:
+            if side_ is not None and fights.get(to) is not None \
+                    and str(seat) not in fights[to]["sides"]:
                 move["side"] = side_
             found[key] = move
 
@@ -290,7 +302,7 @@ def destinations(state: dict, bid: str, hostile_memo: dict[str, bool] | None = N
                 for n in b.neighbours(h):
                     if n == start or (h == start and side(h, n) in barred):
                         continue
-                    offer(h, n)
+                    offer(h, n, hostile(n))
                     if n not in seen:
                         seen.add(n)
                         nxt.append(n)
@@ -311,8 +323,11 @@ def destinations(state: dict, bid: str, hostile_memo: dict[str, bool] | None = N
                     on_road = road and road_side
                     if not on_road and (not free or used + 1 > kind.move):
                         continue
-                    offer(h, n)
-                    if hostile(n):
+                    enemy = hostile_memo.get(n)
+                    if enemy is None:
+                        enemy = hostile(n)
+                    offer(h, n, enemy)
+                    if enemy:
                         continue                        # 4.2: stop and fight
                     if stops:
                         if not on_road:

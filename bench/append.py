@@ -451,7 +451,7 @@ def measure_rounds(matches: list[PreparedMatch], rounds: int, recorders: dict, i
 OPTIONS = {"rounds": 1}
 
 
-def run(*, durable_events: int = 800, no_flush_events: int = 2000, rounds: int = 3,
+def run(*, durable_events: int = 800, no_flush_events: int = 2000, rounds: int = 7,
         game: str = fold_bench.GAME, options: dict | None = OPTIONS, url: str | None = None,
         breakdown: bool = True) -> dict:
     """Measure every appender on the same events, in both MODES; returns the figures."""

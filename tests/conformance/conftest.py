@@ -232,6 +232,12 @@ def _play_one_safely(args):
         return f"playout {args[1]} raised {type(exc).__name__}:\n{traceback.format_exc()}"
 
 
+# The timeout of a module whose tests ask for ``playouts``: whichever test asks first plays them
+# all (Wizard Kings': 191 s with the second core busy, and over pytest.ini's 300 s in a
+# test_schemas test with the load average at 4, beside another suite and a benchmark).
+PLAYOUTS_TIMEOUT = pytest.mark.timeout(1200)
+
+
 @lru_cache(maxsize=None)
 def playouts(name: str) -> tuple[Summary, ...]:
     """``PLAYOUTS`` random playouts of case ``name`` (a game, or a game with a variant's

@@ -32,16 +32,16 @@ from games.engine.protocol import (Chance, Ended, GameSpec, IllegalAction, Inval
                                    ToAct, options_schema)
 from games.engine.runner import playout
 
-from .conftest import (detailed, drive, encoded, fold, get_ruleset, player_counts, playouts,
-                       seed_for)
+from .conftest import (PLAYOUTS_TIMEOUT, detailed, drive, encoded, fold, get_ruleset, player_counts,
+                       playouts, seed_for)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # The first test of a game to ask for its playouts plays all 200 (conftest.playouts): Wizard
 # Kings' took 191 s with the second core busy and passed pytest.ini's 300 s only on a quiet
 # machine (2 of its tests timed out with the load average at 5). A test here may take 20 minutes
-# before it counts as hung.
-pytestmark = pytest.mark.timeout(1200)
+# before it counts as hung, as may every test that asks for them (conftest.PLAYOUTS_TIMEOUT).
+pytestmark = PLAYOUTS_TIMEOUT
 
 
 def name(ruleset) -> str:

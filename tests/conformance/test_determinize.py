@@ -14,7 +14,9 @@ from games.engine.log import canonical_json
 from games.engine.protocol import Chance, Ended, Event, Ruleset
 from games.engine.search import sample_outcome
 
-from .conftest import CASES, case_named, detailed, event_bound
+from .conftest import CASES, PLAYOUTS_TIMEOUT, case_named, detailed, event_bound
+
+pytestmark = PLAYOUTS_TIMEOUT  # its tests may be the first to ask for the playouts (conftest)
 
 STATES_PER_PLAYOUT = 25
 PLAYED_ON = 4  # of those, per playout: played on to the end (a long game's ends cost most)

@@ -19,8 +19,11 @@ import pytest
 from games.engine import schemas
 from games.engine.protocol import ToAct
 
-from .conftest import BUILTIN, CASES, case_key, case_named, detailed, drive, seed_for, settable_counts
+from .conftest import (BUILTIN, CASES, PLAYOUTS_TIMEOUT, case_key, case_named, detailed, drive, seed_for,
+                       settable_counts)
 from .test_conformance import ROOT
+
+pytestmark = PLAYOUTS_TIMEOUT  # some tests here ask for the playouts first (conftest.playouts)
 
 GAMES = sorted(BUILTIN)
 SCHEMA_CASES = [key for key, (name, _) in CASES.items() if name in BUILTIN]

@@ -318,11 +318,19 @@ def report(result: dict) -> list[str]:
                              f"{s['iterations_per_s']:,.0f} ({s['iterations_per_s_spread'][0]:,.0f}-"
                              f"{s['iterations_per_s_spread'][1]:,.0f}) | {s['moves']:.0f} |")
     played = [row["search"]["games"] for row in result["rows"] if row["search"]]
+    # a game whose games at THINK_MS are all in and under 60 % is due its games at STRONG_MS
+    due = [f"{row['game']} ({row['strong']['games'] if row['strong'] else 0} of {STRONG_GAMES} played)"
+           for row in result["rows"] if row["search"] and row["search"]["games"] >= GAMES
+           and row["search"]["wins"] < 0.6 * row["search"]["games"]
+           and (row["strong"] or {}).get("games", 0) < STRONG_GAMES]
     if played and min(played) < GAMES:
         lines += ["", f"A stage of the run: {min(played)}-{max(played)} of the {GAMES} games a game so far "
                       f"(they are kept in bench/results/search; the next run goes on from them). "
                       f"Search at {STRONG_MS} ms is played for a game whose {GAMES} games at {THINK_MS} ms "
                       f"are in and under 60 %; a row at {STRONG_MS} ms before that holds the games so far."]
+    if due:
+        lines += ["", f"A stage of the run: the games at {STRONG_MS} ms are still to play for "
+                      f"{', '.join(due)}; the next run goes on from the games kept in bench/results/search."]
     lines += ["", "Luck: the best bot against itself, how often seat 0 (the first to act) wins.", "",
               "| game | bot | games | seat 0 wins | seat 1 wins | ties |", "| --- | --- | ---: | ---: | ---: | ---: |"]
     for row in result["rows"]:

@@ -20,6 +20,20 @@ from games.wizard_kings.state import board, pool
 from .conftest import RULESET
 
 
+def still_covers(draft: dict, spare: dict, uncovered: list, cost: int, covers: str | None = None,
+                 bought: str | None = None) -> bool:
+    """1.22 with 2.38/2.39: once ``cost`` is paid, the purse still buys a block for every city
+    left empty, the cheapest spare blocks first, of those that may stand in a city (no ship, no
+    haven), the block being bought no longer spare."""
+    left = dict(spare)
+    if bought is not None:
+        left[bought] -= 1
+    costs = sorted(kind_of(k).cost for k, n in left.items() for _ in range(n)
+                   if not kind_of(k).traits & {"water", "haven"})
+    empty = [h for h in uncovered if h != covers]
+    return len(costs) >= len(empty) and sum(costs[:len(empty)]) <= draft["gold"]["purse"] - cost
+
+
 def reference(state: dict, seat: int) -> list[dict]:
     """The recruit and add actions of ``seat``, in build.options' order, each clause asked for
     each (city, kind) and each block."""
@@ -42,8 +56,7 @@ def reference(state: dict, seat: int) -> list[dict]:
                 continue
             if k.traits & {"water", "haven"} and not is_port(b, hex_):  # 2.38, 2.39
                 continue
-            if draft["setup"] and not build._setup_affordable(state, seat, draft, k.cost, hex_, kind,
-                                                              spare, uncovered):  # 1.22
+            if draft["setup"] and not still_covers(draft, spare, uncovered, k.cost, hex_, kind):  # 1.22
                 continue
             found.append({"type": "recruit", "kind": kind, "hex": hex_})
         for bid in here:
@@ -52,8 +65,7 @@ def reference(state: dict, seat: int) -> list[dict]:
             if bid in draft["spent"]:                                  # D34
                 continue
             if blk["steps"] < k.max and gold >= k.cost and (
-                    not draft["setup"] or build._setup_affordable(state, seat, draft, k.cost, None,
-                                                                  None, spare, uncovered)):
+                    not draft["setup"] or still_covers(draft, spare, uncovered, k.cost)):
                 found.append({"type": "add", "block": bid})
     return found
 

@@ -85,18 +85,6 @@ def uncovered_cities(state: dict, seat: int, draft: dict) -> list[str]:
     return [h for h in building_cities(state, seat, draft) if h not in occupied]
 
 
-def _setup_affordable(state: dict, seat: int, draft: dict, cost: int, covers: str | None,
-                      kind: str | None, spare: dict, uncovered: list) -> bool:
-    """1.22: after paying ``cost`` the purse must still put a block on every empty city."""
-    left = draft["gold"][SETUP_GOLD] - cost
-    still = [h for h in uncovered if h != covers]
-    costs = _cover_costs(tuple(sorted(spare.items())))
-    if kind is not None and spare.get(kind) and _covers(kind):
-        costs = list(costs)
-        costs.remove(kind_of(kind).cost)                # the block being bought
-    return len(costs) >= len(still) and sum(costs[:len(still)]) <= left
-
-
 def _covers(kind: str) -> bool:
     """Ships and havens stand only in ports (2.38, 2.39): they never count as covering a city."""
     return not kind_of(kind).traits & {"water", "haven"}
@@ -114,9 +102,11 @@ _SHIPS = frozenset({"water", "haven"})
 
 def _setup_check(spare: dict, uncovered: list,
                  gold: dict) -> Callable[[int, str | None, str | None], bool]:
-    """``_setup_affordable`` for one listing: the spare blocks' cover costs worked out once
-    and each answer remembered by what it depends on (the cost, whether the hex is one still to
-    cover, and the kind bought)."""
+    """1.22 for one listing: ``affordable(cost, covers, kind)`` says whether, after paying
+    ``cost`` (for a block of ``kind`` on hex ``covers``, or None for an added step or an
+    artefact), the purse still puts a block on every empty city. The spare blocks' cover costs
+    are worked out once and each answer remembered by what it depends on (the cost, whether the
+    hex is one still to cover, and the kind bought)."""
     costs = _cover_costs(tuple(sorted(spare.items())))
     still = set(uncovered)
     purse = gold[SETUP_GOLD]
@@ -187,32 +177,32 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
             if blk["steps"] < k.max and k.cost <= purse and (
                     not setup or affordable(k.cost, None, None)):
                 result.append({"type": "add", "block": bid})
-    if not draft["setup"] and wanted in (None, "combine", "disband"):
+    if not setup and wanted in (None, "combine", "disband"):
         result += _regroupings(draft)
-    if not draft["setup"] and wanted in (None, "spend"):
+    if not setup and wanted in (None, "spend"):
         result += [{"type": "spend", "block": bid} for bid, blk in sorted(draft["blocks"].items())
                    if kind_of(blk["kind"]).treasure and blk["hex"] in draft["gold"]
                    and bid not in draft["bought"]]
     if state["options"].get("expansion") and wanted in (None, "arm", "charge", "hand", "drop",
                                                          "take"):
-        result += _artefact_options(state, seat, draft, every_city, wanted, spare, uncovered)
-    if not draft["setup"] or not uncovered:
+        result += _artefact_options(state, seat, draft, every_city, wanted, affordable)
+    if not setup or not uncovered:
         result.append({"type": "done"})
     return result
 
 
 def _artefact_options(state: dict, seat: int, draft: dict, cities: list[str], wanted,
-                      spare: dict, uncovered: list) -> list[dict]:
+                      affordable: Callable[[int, str | None, str | None], bool] | None) -> list[dict]:
     """2.7 (D32-D35): making and charging artefacts in friendly cities, handing them within a
-    hex (once a build each), leaving them and taking those lying in a hex."""
+    hex (once a build each), leaving them and taking those lying in a hex. ``affordable``: the
+    listing's 1.22 check at setup (``_setup_check``), None after it."""
     result = []
     blocks = draft["blocks"]
     bare = [bid for bid, blk in sorted(blocks.items())
             if not blk.get("artefact") and can_carry(kind_of(blk["kind"]))]
 
     def payable(hex_, cost):
-        return _cost_ok(draft, hex_, cost) and (not draft["setup"] or _setup_affordable(
-            state, seat, draft, cost, None, None, spare, uncovered))
+        return _cost_ok(draft, hex_, cost) and (affordable is None or affordable(cost, None, None))
     if wanted in (None, "arm"):
         made = {d["key"] for d in draft["dropped"]}
         for key in artefact_pool(state, seat, blocks):

@@ -165,19 +165,16 @@ def options_for(state: dict, seat: int, action: dict | None = None) -> list[dict
 def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:
     """4.2: move one block (each once a turn), cast one move-phase spell per wizard (2.22), or
     end the move. With ``only``: that block's actions, and done."""
-    key = _move_key(state, seat)
-    if _MOVES["key"] == key and _MOVES["state"] is state:
-        found = _MOVES["options"]
+    entry = _move_listing(state, seat)
+    if only is not None and entry["rest"] is not None and state.get("scenario") is None:
+        # one block's check (a validation's, a bot's move checked) lists that block alone
+        if only in entry["rest"]:
+            _list_block(state, entry, only)
+        blocks = [only]
     else:
-        found, hostile = {}, {}
-        for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat):
-            found[bid] = [{"type": "move", "block": bid, **move}
-                          for move in destinations(state, bid, hostile)]
-            found[bid] += _move_spells(state, bid)
-        if state.get("scenario") is not None:
-            scenarios.restrict_moves(state, seat, found)    # 7.1, 7.2, 7.3
-        _MOVES.update(key=key, state=state, options=found)
-    blocks = [only] if only is not None else sorted(found)
+        _finish_listing(state, seat, entry)
+        blocks = [only] if only is not None else sorted(entry["options"])
+    found = entry["options"]
     result = [dict(a) for bid in blocks for a in found.get(bid, ())]
     result.append({"type": "done"})
     return result
@@ -186,11 +183,46 @@ def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:
 # The move options of the last state asked about: listing, checking and applying an action all
 # ask for the same state. The entry holds the state itself (so its id stays its own) and a
 # fingerprint of everything the options depend on, so a state changed in place is never served.
-_MOVES: dict = {"key": None, "state": None, "options": None}
+# A listing is made a block at a time, as it is asked for: "rest" holds the seat's blocks not
+# listed yet (None once the listing is whole) and "hostile" which hexes are hostile to the seat,
+# shared by its blocks (movement.destinations). ``_can_move`` stops at the first block with an
+# action, ``move_options`` with ``only`` lists that block, and a later whole listing of the same
+# state goes on from there.
+_MOVES: dict = {"key": None, "state": None, "options": None, "rest": None, "hostile": None}
 # The last build options listed whole. A refused action is explained from the whole list, and a
 # bot or a check asks the same state again and again: one listing serves them all (the key
 # holds the state's identity and the seat's draft, which every build action changes).
 _BUILDS: dict = {"key": None, "state": None, "options": None}
+
+
+def _move_listing(state: dict, seat: int) -> dict:
+    """The entry of ``_MOVES`` for ``state`` and ``seat``, begun afresh (no block listed) unless
+    it is remembered."""
+    key = _move_key(state, seat)
+    if _MOVES["key"] != key or _MOVES["state"] is not state:
+        _MOVES.update(key=key, state=state, options={}, hostile={},
+                      rest=sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat))
+    return _MOVES
+
+
+def _list_block(state: dict, entry: dict, bid: str) -> list[dict]:
+    """List block ``bid`` (one of ``entry``'s rest) into the entry; its actions."""
+    entry["rest"].remove(bid)
+    actions = entry["options"][bid] = [{"type": "move", "block": bid, **move}
+                                       for move in destinations(state, bid, entry["hostile"])]
+    actions += _move_spells(state, bid)
+    return actions
+
+
+def _finish_listing(state: dict, seat: int, entry: dict) -> None:
+    """List the entry's blocks not listed yet, then the scenario's limits on the whole."""
+    if entry["rest"] is None:
+        return
+    for bid in list(entry["rest"]):
+        _list_block(state, entry, bid)
+    if state.get("scenario") is not None:
+        scenarios.restrict_moves(state, seat, entry["options"])    # 7.1, 7.2, 7.3
+    entry["rest"] = None
 
 
 def _build_options(state: dict, seat: int, action) -> list[dict]:
@@ -210,9 +242,10 @@ def forget_listings(state: dict) -> None:
     """Drop the move and build listings remembered for ``state`` before an event changes it in
     place (apply_in_place): their keys hold the state's identity and what one decision's listing
     reads, not all that an event may change (a copying ``apply`` gave every event a new state)."""
-    for memo in (_MOVES, _BUILDS):
-        if memo["state"] is state:
-            memo.update(key=None, state=None, options=None)
+    if _MOVES["state"] is state:
+        _MOVES.update(key=None, state=None, options=None, rest=None, hostile=None)
+    if _BUILDS["state"] is state:
+        _BUILDS.update(key=None, state=None, options=None)
 
 
 def _move_key(state: dict, seat: int) -> tuple:
@@ -223,7 +256,18 @@ def _move_key(state: dict, seat: int) -> tuple:
 
 
 def _can_move(state: dict, seat: int) -> bool:
-    """Has ``seat`` anything to do in its move but say done?"""
+    """Has ``seat`` anything to do in its move but say done? Asked after every move, it lists
+    the seat's blocks only until one has an action (a whole listing took three quarters of a
+    fold's time); a search that asks for the whole listing next goes on from there. A
+    scenario's limits (7.1-7.3) are asked of the whole listing."""
+    entry = _move_listing(state, seat)
+    if entry["rest"] is not None and state.get("scenario") is None:
+        if any(found for found in entry["options"].values()):
+            return True
+        while entry["rest"]:
+            if _list_block(state, entry, entry["rest"][0]):
+                return True
+        entry["rest"] = None
     return len(move_options(state, seat)) > 1
 
 

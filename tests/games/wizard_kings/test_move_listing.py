@@ -1,0 +1,106 @@
+"""Wizard Kings: the move phase's listing made a block at a time. ``rules._can_move`` (asked after
+every move: may the seat still do anything but end its move?) stops at the first block with an
+action, ``move_options(..., only=block)`` (a check of one move) lists that block alone, and a later
+whole listing of the same state goes on from the blocks listed so far. Each is held here to a
+reference that lists every block of the seat afresh, over the move phases of random matches."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from games.engine.protocol import Chance, Event
+from games.engine.search import sample_outcome
+from games.wizard_kings import rules, scenarios
+from games.wizard_kings.movement import destinations
+
+from .conftest import RULESET
+
+
+def reference(state: dict, seat: int) -> dict[str, list[dict]]:
+    """4.2 as the rules read, for every block of ``seat`` at once: its moves
+    (``movement.destinations``) and its move-phase spells (2.22), then the scenario's limits
+    (7.1-7.3) on the whole."""
+    found = {}
+    for bid in sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat):
+        found[bid] = [{"type": "move", "block": bid, **move} for move in destinations(state, bid)]
+        found[bid] += rules._move_spells(state, bid)
+    if state.get("scenario") is not None:
+        scenarios.restrict_moves(state, seat, found)
+    return found
+
+
+def whole(found: dict[str, list[dict]]) -> list[dict]:
+    return [action for bid in sorted(found) for action in found[bid]] + [{"type": "done"}]
+
+
+def fresh(state: dict) -> dict:
+    """Nothing remembered of ``state``: each question below starts its listing afresh."""
+    rules.forget_listings(state)
+    return state
+
+
+def move_states(options: dict, players: int, seed: int):
+    """The states of a random match at which a seat moves (4.2), with that seat."""
+    rng = random.Random(seed)
+    state = RULESET.setup(players, RULESET.options(options))
+    for _ in range(4000):
+        nxt = RULESET.next(state)
+        if isinstance(nxt, Chance):
+            state = RULESET.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
+            continue
+        if not hasattr(nxt, "seats"):
+            return
+        seat = nxt.seats[0]
+        if state["phase"] == "move":
+            yield state, seat
+        state = RULESET.apply(state, Event.action(seat, rng.choice(RULESET.legal_actions(state, seat))))
+
+
+@pytest.mark.parametrize("options, players", [({}, 2), ({}, 3), ({"expansion": True}, 2),
+                                              *[(o, 2) for o in scenarios.conformance_options()]])
+def test_4_2_a_listing_made_a_block_at_a_time_is_the_listing_of_every_block(options, players):
+    """4.2: "Ĉiu ludanto, dum sia vico, movas la blokojn de sia armeo ĝis kie movkapablo kaj la
+    tereno permesos. Blokoj moviĝas po unu fojo ĉiu vico": a seat moves while a block of its army
+    may, and ends its move with done. Whether it may (``_can_move``), one block's actions (the
+    check of a move) and the whole listing after either are those of every block listed
+    afresh."""
+    checked, stopped_early, blocks_checked = 0, 0, 0
+    for seed in range(3):
+        for state, seat in move_states(options, players, seed):
+            expected = reference(state, seat)
+            listing = whole(expected)
+            # whether the seat may still move, then the whole listing, from where that stopped
+            assert rules._can_move(fresh(state), seat) == (len(listing) > 1)
+            entry = rules._MOVES
+            if entry["state"] is state and entry["rest"]:
+                stopped_early += 1
+            assert rules.move_options(state, seat) == listing
+            assert rules.move_options(fresh(state), seat) == listing
+            # one block's check lists that block alone; the whole listing goes on from it
+            others = [b for b, blk in state["blocks"].items() if blk["owner"] != seat]
+            for bid in sorted(expected)[::3] + others[:1] + ["no-such-block"]:
+                fresh(state)
+                assert rules.move_options(state, seat, only=bid) == \
+                    expected.get(bid, []) + [{"type": "done"}], (seed, bid)
+                assert rules.move_options(state, seat, only=bid) == \
+                    expected.get(bid, []) + [{"type": "done"}], (seed, bid)  # remembered
+                assert rules._can_move(state, seat) == (len(listing) > 1)
+                assert rules.move_options(state, seat) == listing, (seed, bid)
+                blocks_checked += 1
+            checked += 1
+        # 4.2 "po unu fojo ĉiu vico": with every block of the seat moved, nothing is left but done,
+        # however much of the listing a check has made
+        spent = copy.deepcopy(state)
+        for blk in spent["blocks"].values():
+            blk["moved"] = True
+        some = sorted(b for b, blk in spent["blocks"].items() if blk["owner"] == seat)[0]
+        assert rules._can_move(fresh(spent), seat) is False
+        assert rules.move_options(fresh(spent), seat, only=some) == [{"type": "done"}]
+        assert rules._can_move(spent, seat) is False
+        assert rules.move_options(spent, seat) == [{"type": "done"}]
+    # move phases of every match, where _can_move had blocks left to list
+    assert checked >= 20 and blocks_checked >= 3 * checked
+    if not options.get("scenario"):
+        assert stopped_early >= checked // 4

@@ -7,6 +7,8 @@ names the new blocks), initiative (4.1), move (4.2), battle (5.1), build (6.0), 
 """
 from __future__ import annotations
 
+import threading
+
 from . import battle, build, scenarios
 from .board import board_of, distance
 from .content import army_keys, kind_of, spell_of, armies
@@ -180,29 +182,41 @@ def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:
     return result
 
 
-# The move options of the last state asked about: listing, checking and applying an action all
-# ask for the same state. The entry holds the state itself (so its id stays its own) and a
-# fingerprint of everything the options depend on, so a state changed in place is never served.
-# A listing is made a block at a time, as it is asked for: "rest" holds the seat's blocks not
-# listed yet (None once the listing is whole) and "hostile" which hexes are hostile to the seat,
-# shared by its blocks (movement.destinations). ``_can_move`` stops at the first block with an
-# action, ``move_options`` with ``only`` lists that block, and a later whole listing of the same
-# state goes on from there.
-_MOVES: dict = {"key": None, "state": None, "options": None, "rest": None, "hostile": None}
-# The last build options listed whole. A refused action is explained from the whole list, and a
-# bot or a check asks the same state again and again: one listing serves them all (the key
-# holds the state's identity and the seat's draft, which every build action changes).
-_BUILDS: dict = {"key": None, "state": None, "options": None}
+class _Listings(threading.local):
+    """The listings remembered, one set per thread: a threaded server (gunicorn's gthread
+    workers) folds several matches at once, and a listing made a block at a time must never
+    take in another thread's blocks.
+
+    ``moves``: the move options of the last state asked about: listing, checking and applying
+    an action all ask for the same state. The entry holds the state itself (so its id stays its
+    own) and a fingerprint of everything the options depend on, so a state changed in place is
+    never served. A listing is made a block at a time, as it is asked for: "rest" holds the
+    seat's blocks not listed yet (None once the listing is whole) and "hostile" which hexes are
+    hostile to the seat, shared by its blocks (movement.destinations). ``_can_move`` stops at
+    the first block with an action, ``move_options`` with ``only`` lists that block, and a later
+    whole listing of the same state goes on from there.
+
+    ``builds``: the last build options listed whole. A refused action is explained from the
+    whole list, and a bot or a check asks the same state again and again: one listing serves
+    them all (the key holds the state's identity and the seat's draft, which every build
+    action changes)."""
+
+    def __init__(self):
+        self.moves = {"key": None, "state": None, "options": None, "rest": None, "hostile": None}
+        self.builds = {"key": None, "state": None, "options": None}
+
+
+_LISTINGS = _Listings()
 
 
 def _move_listing(state: dict, seat: int) -> dict:
-    """The entry of ``_MOVES`` for ``state`` and ``seat``, begun afresh (no block listed) unless
-    it is remembered."""
-    key = _move_key(state, seat)
-    if _MOVES["key"] != key or _MOVES["state"] is not state:
-        _MOVES.update(key=key, state=state, options={}, hostile={},
+    """This thread's move listing (``_LISTINGS.moves``) for ``state`` and ``seat``, begun afresh
+    (no block listed) unless it is remembered."""
+    key, moves = _move_key(state, seat), _LISTINGS.moves
+    if moves["key"] != key or moves["state"] is not state:
+        moves.update(key=key, state=state, options={}, hostile={},
                       rest=sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat))
-    return _MOVES
+    return moves
 
 
 def _list_block(state: dict, entry: dict, bid: str) -> list[dict]:
@@ -229,12 +243,13 @@ def _build_options(state: dict, seat: int, action) -> list[dict]:
     """build.options, the whole list remembered for the last (state, seat); with ``action`` and
     nothing remembered, only the candidates (one check of one action needs no more)."""
     key = (id(state), seat, state["phase"], repr(state["drafts"][str(seat)]))
-    if _BUILDS["state"] is state and _BUILDS["key"] == key:
-        return [dict(a) for a in _BUILDS["options"]]
+    builds = _LISTINGS.builds
+    if builds["state"] is state and builds["key"] == key:
+        return [dict(a) for a in builds["options"]]
     if action is not None:
         return build.options(state, seat, action)
     found = build.options(state, seat)
-    _BUILDS.update(key=key, state=state, options=found)
+    builds.update(key=key, state=state, options=found)
     return [dict(a) for a in found]
 
 
@@ -242,10 +257,11 @@ def forget_listings(state: dict) -> None:
     """Drop the move and build listings remembered for ``state`` before an event changes it in
     place (apply_in_place): their keys hold the state's identity and what one decision's listing
     reads, not all that an event may change (a copying ``apply`` gave every event a new state)."""
-    if _MOVES["state"] is state:
-        _MOVES.update(key=None, state=None, options=None, rest=None, hostile=None)
-    if _BUILDS["state"] is state:
-        _BUILDS.update(key=None, state=None, options=None)
+    moves, builds = _LISTINGS.moves, _LISTINGS.builds
+    if moves["state"] is state:
+        moves.update(key=None, state=None, options=None, rest=None, hostile=None)
+    if builds["state"] is state:
+        builds.update(key=None, state=None, options=None)
 
 
 def _move_key(state: dict, seat: int) -> tuple:

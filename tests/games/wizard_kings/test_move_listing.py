@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
+import threading
 
 import pytest
 
@@ -73,7 +75,7 @@ def test_4_2_a_listing_made_a_block_at_a_time_is_the_listing_of_every_block(opti
             listing = whole(expected)
             # whether the seat may still move, then the whole listing, from where that stopped
             assert rules._can_move(fresh(state), seat) == (len(listing) > 1)
-            entry = rules._MOVES
+            entry = rules._LISTINGS.moves
             if entry["state"] is state and entry["rest"]:
                 stopped_early += 1
             assert rules.move_options(state, seat) == listing
@@ -104,3 +106,35 @@ def test_4_2_a_listing_made_a_block_at_a_time_is_the_listing_of_every_block(opti
     assert checked >= 20 and blocks_checked >= 3 * checked
     if not options.get("scenario"):
         assert stopped_early >= checked // 4
+
+
+def test_4_2_threads_list_their_own_states():
+    """4.2 in a threaded server (gunicorn's gthread workers fold several matches at once): the
+    listing remembered, which ``_can_move`` and a check make a block at a time, is each thread's
+    own, so two threads listing different states at once each get their state's listing."""
+    states = [pair for seed in range(2) for pair in list(move_states({}, 2, seed))[::7]][:8]
+    expected = [(rules._can_move(fresh(s), seat), rules.move_options(fresh(s), seat))
+                for s, seat in states]
+    assert len(states) == 8 and all(moves == whole(reference(s, seat))
+                                    for (s, seat), (_, moves) in zip(states, expected))
+    wrong: list = []
+
+    def work(offset: int):
+        for _ in range(60):
+            for i in range(offset, len(states), 2):
+                state, seat = states[i]
+                rules.forget_listings(state)
+                got = (rules._can_move(state, seat), rules.move_options(state, seat))
+                if got != expected[i]:
+                    wrong.append(i)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # a thread switch every few bytecodes: interleave the listings
+    try:
+        threads = [threading.Thread(target=work, args=(k,)) for k in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert wrong == []

@@ -215,7 +215,7 @@ def _move_listing(state: dict, seat: int) -> dict:
     key, moves = _move_key(state, seat), _LISTINGS.moves
     if moves["key"] != key or moves["state"] is not state:
         moves.update(key=key, state=state, options={}, hostile={},
-                      rest=sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat))
+                     rest=sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat))
     return moves
 
 

@@ -11,18 +11,37 @@ Birch 0506 (3), Cedar 0003 (2), Dune 0504 (2). t-east is all clear, cities Elm 1
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
 
 from games.engine import chance
 from games.engine.protocol import Chance, Event, ToAct
+from games.engine.search import sample_outcome
 from games.wizard_kings import WizardKings, board as wk_board, rules
 from games.wizard_kings.content import armies
 from games.wizard_kings.state import place
 
 TEST_MAPS = Path(__file__).resolve().parent / "data" / "maps"
 RULESET = WizardKings()
+
+
+def random_decisions(options: dict, players: int, seed: int, events: int = 4000):
+    """Every decision of a random match (seeded), as (state, the seat to act), up to ``events``
+    events: states made by the copying ``apply``, so each stays as it was yielded."""
+    rng = random.Random(seed)
+    state = RULESET.setup(players, RULESET.options(options))
+    for _ in range(events):
+        nxt = RULESET.next(state)
+        if isinstance(nxt, Chance):
+            state = RULESET.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
+            continue
+        if not hasattr(nxt, "seats"):
+            return
+        seat = nxt.seats[0]
+        yield state, seat
+        state = RULESET.apply(state, Event.action(seat, rng.choice(RULESET.legal_actions(state, seat))))
 
 
 @pytest.fixture(autouse=True, scope="session")

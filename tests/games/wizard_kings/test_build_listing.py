@@ -6,18 +6,14 @@ decision of its playouts); this reference asks each clause afresh for every pair
 read."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from games.engine.protocol import Chance, Event
-from games.engine.search import sample_outcome
 from games.wizard_kings import build
 from games.wizard_kings.content import kind_of
 from games.wizard_kings.movement import is_port
 from games.wizard_kings.state import board, pool
 
-from .conftest import RULESET
+from .conftest import random_decisions
 
 
 def still_covers(draft: dict, spare: dict, uncovered: list, cost: int, covers: str | None = None,
@@ -73,21 +69,9 @@ def reference(state: dict, seat: int) -> list[dict]:
 def building_states(options: dict, players: int, seed: int, every: int = 3):
     """States of a random match at which a seat builds (its recruitment and the builds of its
     turns), every ``every``-th one."""
-    rng = random.Random(seed)
-    state, seen = RULESET.setup(players, RULESET.options(options)), 0
-    for _ in range(3000):
-        nxt = RULESET.next(state)
-        if isinstance(nxt, Chance):
-            state = RULESET.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
-            continue
-        if not hasattr(nxt, "seats"):
-            return
-        seat = nxt.seats[0]
-        if state["phase"] in ("recruit", "build"):
-            seen += 1
-            if seen % every == 0:
-                yield state, seat
-        state = RULESET.apply(state, Event.action(seat, rng.choice(RULESET.legal_actions(state, seat))))
+    building = ((state, seat) for state, seat in random_decisions(options, players, seed, 3000)
+                if state["phase"] in ("recruit", "build"))
+    return (pair for seen, pair in enumerate(building, 1) if seen % every == 0)
 
 
 @pytest.mark.parametrize("options, players", [({}, 2), ({}, 3), ({"expansion": True}, 2),

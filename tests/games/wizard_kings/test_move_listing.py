@@ -6,18 +6,15 @@ reference that lists every block of the seat afresh, over the move phases of ran
 from __future__ import annotations
 
 import copy
-import random
 import sys
 import threading
 
 import pytest
 
-from games.engine.protocol import Chance, Event
-from games.engine.search import sample_outcome
 from games.wizard_kings import rules, scenarios
 from games.wizard_kings.movement import destinations
 
-from .conftest import RULESET
+from .conftest import random_decisions
 
 
 def reference(state: dict, seat: int) -> dict[str, list[dict]]:
@@ -45,19 +42,8 @@ def fresh(state: dict) -> dict:
 
 def move_states(options: dict, players: int, seed: int):
     """The states of a random match at which a seat moves (4.2), with that seat."""
-    rng = random.Random(seed)
-    state = RULESET.setup(players, RULESET.options(options))
-    for _ in range(4000):
-        nxt = RULESET.next(state)
-        if isinstance(nxt, Chance):
-            state = RULESET.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
-            continue
-        if not hasattr(nxt, "seats"):
-            return
-        seat = nxt.seats[0]
-        if state["phase"] == "move":
-            yield state, seat
-        state = RULESET.apply(state, Event.action(seat, rng.choice(RULESET.legal_actions(state, seat))))
+    return ((state, seat) for state, seat in random_decisions(options, players, seed)
+            if state["phase"] == "move")
 
 
 @pytest.mark.parametrize("options, players", [({}, 2), ({}, 3), ({"expansion": True}, 2),

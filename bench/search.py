@@ -21,7 +21,8 @@ so the pool may run a game per core. Each finished game is appended to
 ``bench/results/search/<game>-<fingerprint>.jsonl``, which the repository keeps (the full run is
 hours of games): a run that is stopped goes on where it stopped when started again. The
 fingerprint covers the engine's and the game's source and this bench's settings, so a change of
-rules, of the bot or of the settings starts the games afresh. It does not cover the machine, and
+rules, of the bot or of the settings starts the games afresh (not a change of code that no game
+here runs: ``NOT_PLAYED``). It does not cover the machine, and
 a CPU second is not the same on every machine (Warlock's search ran 616 iterations a second on
 one session's machine, 1,600 on the next's): a run goes on from stored games on the machine that
 played them, and the report gives the spread of the games' iterations a second, which shows
@@ -83,10 +84,23 @@ def fingerprint(game: str) -> str:
     return digest.hexdigest()[:16]
 
 
+# Methods of a ruleset that no game of this bench runs: ``act_in_place`` (optional) is a
+# validation's check and apply in one call (games.engine.log.Folder); the search bot plays through
+# ``apply_in_place`` and the match loop through ``check_action`` and ``apply``, so its body is left
+# out of the fingerprint and a validation made faster does not replay a pool. What it calls stays
+# in: a change there changes the fingerprint through that function.
+NOT_PLAYED = frozenset({"act_in_place"})
+
+
 def _code(source: str) -> str:
-    """What a Python file does: its syntax tree with docstrings dropped (comments never reach it)."""
+    """What a Python file does: its syntax tree with docstrings dropped (comments never reach it)
+    and the bodies of NOT_PLAYED methods left out."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for method in node.body:
+                if isinstance(method, ast.FunctionDef) and method.name in NOT_PLAYED:
+                    method.body = [ast.Pass()]
         body = getattr(node, "body", None)
         if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
                 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)

@@ -592,6 +592,16 @@ class TrapTheWizard(Ruleset):
                 and action.keys() == MOVE_KEYS and action["type"] == "move"):
             wizard, to, steps = action["wizard"], action["to"], action["steps"]
             if type(wizard) is int and type(to) is int and type(steps) is int:
+                # Most moves of a log: an own wizard on the board, not yet moved this roll,
+                # walks the whole roll to an empty field that is nobody's start field. The
+                # layout's landings are exactly those fields (a path of that many steps, D5:
+                # no start field), so ``move_refusal``'s checks all pass; ``move`` walks it.
+                per_seat, fields = state.options.wizards, state.fields
+                if (steps == state.remaining and wizard // per_seat == seat and 0 <= wizard
+                        and to not in fields and wizard not in state.moved):
+                    origin = fields[wizard]
+                    if origin is not None and to in state.layout.landings[origin][steps]:
+                        return move(state, wizard, to, steps, _put)
                 reason = move_refusal(state, seat, wizard, to, steps)
                 if reason is not None:
                     raise IllegalAction(reason)

@@ -789,3 +789,37 @@ def test_ttw_check_action_agrees_with_the_contracts_check_action():
                 assert fast == reason(functools.partial(Ruleset.check_action, R), state, seat, action)
                 seen.add(fast is None)
     assert seen == {True, False}
+
+
+def test_ttw_act_in_place_moves_and_refuses_as_check_and_apply_do():
+    """A validation checks and applies most moves in one call (act_in_place), whose common case
+    (an own wizard walking the whole roll to an empty field that is nobody's start field, §2.1,
+    D5) skips move_refusal: over crowded random positions and random playouts, every legal move
+    and moves near them (other wizards, fields, steps; out of range too) leave the state
+    check_action and apply leave, or are refused for the reason check_action gives."""
+    def outcome(call, state, action):
+        try:
+            return "state", R.encode(call(R.decode(R.encode(state)), action))
+        except IllegalAction as exc:
+            return "refused", exc.reason
+
+    def two_calls(state, action):
+        R.check_action(state, state.turn, action)
+        return R.apply(state, Event.action(state.turn, action))
+
+    rng = random.Random(16)
+    playouts = [state for index, options in enumerate(FAST_PATH_OPTIONS)
+                for state in folded_states(2 + index, options, index)[::5]
+                if not state.ended and state.roll is not None and not state.again]
+    seen = set()
+    for state in [*crowded_positions(1500, 2), *playouts]:
+        size = rules.layout(state).board.size
+        candidates = [a for a in R.legal_actions(state, state.turn) if a["type"] == "move"]
+        candidates += [move(rng.randint(-1, state.joker + 1), rng.randint(-1, size),
+                            rng.choice([state.remaining, state.remaining, rng.randint(0, 7)]))
+                       for _ in range(6)]
+        for action in candidates:
+            fused = outcome(lambda s, a: R.act_in_place(s, s.turn, {"action": a}), state, action)
+            assert fused == outcome(two_calls, state, action), (R.encode(state), action)
+            seen.add(fused[0])
+    assert seen == {"state", "refused"}

@@ -597,7 +597,7 @@ class TrapTheWizard(Ruleset):
                 # layout's landings are exactly those fields (a path of that many steps, D5:
                 # no start field), so ``move_refusal``'s checks all pass; ``move`` walks it.
                 per_seat, fields = state.options.wizards, state.fields
-                if (steps == state.remaining and wizard // per_seat == seat and 0 <= wizard
+                if (steps == state.remaining and wizard // per_seat == seat  # none below 0
                         and to not in fields and wizard not in state.moved):
                     origin = fields[wizard]
                     if origin is not None and to in state.layout.landings[origin][steps]:

@@ -59,8 +59,9 @@ def ensure_bubblewrap() -> None:
 
 def ensure_chromium() -> None:
     """Debian's chromium runs the browser tests of the replay viewer (tests/api/
-    test_viewer_browser.py, driven by Playwright; never `playwright install`). Installed when we
-    may (root with apt-get); otherwise those tests skip (fail under ARENA_REQUIRE_BROWSER=1)."""
+    test_viewer_browser.py, driven by Playwright; never `playwright install`) and its benchmark
+    (bench/viewer.py). Installed when we may (root with apt-get); otherwise those tests skip
+    (fail under ARENA_REQUIRE_BROWSER=1) and the benchmark stops with the reason."""
     if shutil.which("chromium"):
         return
     if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -113,6 +114,7 @@ def test(pytest_args: list[str]) -> None:
 
 def bench(args: list[str]) -> None:
     install("bench/requirements.txt")
+    ensure_chromium()  # bench/viewer.py opens the viewer in it
     run(PYTHON, "bench/run.py", *args)
 
 

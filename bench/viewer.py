@@ -184,6 +184,9 @@ def _summary(loads: list[dict]) -> dict:
 def run(quick: bool = False) -> dict:
     from bench.append import DEFAULT_URL, database_create, database_reset, django_setup
 
+    if not os.access(CHROMIUM, os.X_OK):  # before minutes of matches are played for it
+        raise SystemExit(f"bench/viewer.py: no Chromium at {CHROMIUM} (ARENA_CHROMIUM); "
+                         f"python3 dev.py bench installs Debian's chromium where it may")
     size = "quick" if quick else "full"
     url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL
     database_create(url)

@@ -15,6 +15,9 @@ Figures:
 - the sweep's re-queues against the interrupted matches (a re-queue of a match that was merely
   waiting would show as more re-queues than interruptions), and the ``play_match`` runs that found
   nothing to do (a second delivery of the same match);
+- the re-queues of matches that no driver claimed a while after they were queued (a message lost
+  with a control worker killed between the commit of a round and the publish of its matches:
+  before MATCH_QUEUE_WAIT_SECONDS, such a round waited for ever);
 - that every match ended once and validated, and the tournament finished.
 
 The lease and the sweep interval are shorter than production's (MATCH_LEASE_SECONDS 30,
@@ -46,6 +49,9 @@ DATABASE_URL = os.environ.get("BENCH_RECOVERY_DATABASE_URL",
                               "postgres://postgres@127.0.0.1:5432/arena_bench_recovery")
 BROKER_URL = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/7")
 LEASE_SECONDS, SWEEP_SECONDS = 6, 3
+# A match queued this long ago that no driver has claimed lost its message (settings'
+# MATCH_QUEUE_WAIT_SECONDS: production's 120 s is three visibility timeouts; so here)
+QUEUE_WAIT_SECONDS = 3 * (LEASE_SECONDS + SWEEP_SECONDS)
 GAME, RULES = "trap-the-wizard", {"rounds": 6}  # matches of a few seconds: kills land inside them
 SIZES = {"full": {"entrants": 16, "rounds": 4, "kills": 12},
          "quick": {"entrants": 8, "rounds": 2, "kills": 3}}
@@ -56,7 +62,8 @@ WAIT_SECONDS = 900
 def _env() -> dict:
     env = dict(os.environ, DATABASE_URL=DATABASE_URL, CELERY_BROKER_URL=BROKER_URL, DEBUG="0",
                SECRET_KEY="benchmark-only-not-a-secret", MATCH_LEASE_SECONDS=str(LEASE_SECONDS),
-               SWEEP_SECONDS=str(SWEEP_SECONDS), DJANGO_SETTINGS_MODULE="config.settings")
+               SWEEP_SECONDS=str(SWEEP_SECONDS), MATCH_QUEUE_WAIT_SECONDS=str(QUEUE_WAIT_SECONDS),
+               DJANGO_SETTINGS_MODULE="config.settings")
     return env
 
 
@@ -192,6 +199,7 @@ def run(quick: bool = False) -> dict:
             for worker in [*workers, beat]:
                 worker.stop()
         requeued = _log_times(logs, r"match ([0-9a-f-]{36}): its driver stopped renewing")
+        lost = _log_times(logs, r"match ([0-9a-f-]{36}): no driver claimed it")
         outcomes = [outcome for _, outcome in _log_times(logs, r"match [0-9a-f-]{36}: (\w[\w ]*)$")
                     if outcome != "driving"]
 
@@ -217,7 +225,8 @@ def run(quick: bool = False) -> dict:
         "seconds": finished - began, "lease": LEASE_SECONDS, "sweep": SWEEP_SECONDS,
         "kills": len(kills), "match_worker_kills": sum(k["role"] == "match" for k in kills),
         "control_kills": sum(k["role"] == "control" for k in kills), "interrupted": interrupted,
-        "requeues": len(requeued), "noop_runs": sum(o in ("busy", "not running") for o in outcomes),
+        "requeues": len(requeued), "lost_requeues": len(lost), "queue_wait": QUEUE_WAIT_SECONDS,
+        "noop_runs": sum(o in ("busy", "not running") for o in outcomes),
         "ended_once": ends == len(matches) and all(m.status == Match.Status.ENDED for m in matches),
         "validated_ok": all(v.ok for v in Validation.objects.filter(match__in=matches)),
         "time_control": {key: matches[0].time_control.get(key) for key in ("move_ms", "bank_ms")},
@@ -254,6 +263,10 @@ def report(figures: dict) -> list[str]:
              f"| kill to re-queued | {spread(requeue)} |",
              f"| kill to the match's next event | {spread(resumed)} (also waits for a free worker) |",
              f"| re-queues by the sweep | {figures['requeues']} (interrupted matches: {len(interrupted)}) |",
+             f"| re-queues of a match no driver claimed {figures['queue_wait']} s after it was queued "
+             f"| {figures['lost_requeues']} (its message lost: a worker killed between the commit "
+             f"that made the match and the publish after it; or, harmless, a match still waiting "
+             f"behind the queue) |",
              f"| `play_match` runs that found nothing to do | {figures['noop_runs']} (a message the broker "
              f"gave again after its visibility timeout, lease + sweep, while its match still ran: it "
              f"finds the lease held and returns) |",

@@ -6,7 +6,9 @@ delivery of the same task finds the lease taken and returns; a driver whose work
 stops renewing, its lease expires and the periodic sweep queues the match again. Before each
 step the lease is made to outlast the longest answer the time control allows, so a bot thinking
 slowly but legally never looks like a dead worker. Even if two drivers overlapped, appends with
-an expected seq make a fork impossible (AppendConflict).
+an expected seq make a fork impossible (AppendConflict). A match whose message never reached a
+worker (lost between the commit and the publish, or with the broker's data) has no lease at
+all; the sweep queues it again once it has waited MATCH_QUEUE_WAIT_SECONDS unclaimed.
 
 A driver that fails (no sandbox on this worker, a built-in bot the game no longer ships) leaves
 ``failed:<n>`` as the match's driver token; the sweep queues it again, and after
@@ -242,7 +244,8 @@ def _abort_failing(match_id, attempts: int, exc: Exception) -> str:
 
 def stuck_match_ids(*, older_than_seconds: int = 10) -> list:
     """Running matches whose driver died or failed: an expired lease, created a while ago. A
-    match with no lease at all has not been picked up yet (it waits in the queue): not stuck."""
+    match with no lease at all has not been picked up yet (it waits in the queue): not stuck,
+    unless it has waited too long (``lost_matches_take``)."""
     now = timezone.now()
     return list(Match.objects.filter(status=Match.Status.RUNNING, driver_lease_until__lt=now,
                                      created_at__lt=now - dt.timedelta(seconds=older_than_seconds))
@@ -252,10 +255,34 @@ def stuck_match_ids(*, older_than_seconds: int = 10) -> list:
 def stuck_matches_take(*, older_than_seconds: int = 10) -> list:
     """The stuck matches, each taken by clearing its expired lease (one UPDATE each, so two
     sweeps never queue one match twice, and a match queued again counts as waiting until a
-    driver claims it)."""
+    driver claims it, from now: ``queued_at``)."""
     taken = []
     for match_id in stuck_match_ids(older_than_seconds=older_than_seconds):
-        if Match.objects.filter(pk=match_id, driver_lease_until__lt=timezone.now()).update(
-                driver_lease_until=None):
+        now = timezone.now()
+        if Match.objects.filter(pk=match_id, driver_lease_until__lt=now).update(
+                driver_lease_until=None, queued_at=now):
+            taken.append(match_id)
+    return taken
+
+
+def _queue_wait_seconds() -> int:
+    return getattr(settings, "MATCH_QUEUE_WAIT_SECONDS", 120)
+
+
+def lost_matches_take(*, wait_seconds: int | None = None) -> list:
+    """Running matches queued for a driver ``wait_seconds`` ago (default
+    settings.MATCH_QUEUE_WAIT_SECONDS) that no driver has claimed since: their message is
+    presumed lost (a worker killed between the commit that made the match and the publish after
+    it, a broker restarted without its data). Each is taken by moving its ``queued_at`` to now
+    (one UPDATE each: two sweeps never queue it twice, and it waits the whole time again before
+    the next). A match that merely waits that long behind a long queue gets a second message;
+    the driver that takes the later one finds the match ended or its lease held, and returns."""
+    wait = _queue_wait_seconds() if wait_seconds is None else wait_seconds
+    cutoff = timezone.now() - dt.timedelta(seconds=wait)
+    waiting = Match.objects.filter(status=Match.Status.RUNNING, driver_lease_until__isnull=True,
+                                   queued_at__lt=cutoff)
+    taken = []
+    for match_id in waiting.values_list("pk", flat=True):
+        if waiting.filter(pk=match_id).update(queued_at=timezone.now()):
             taken.append(match_id)
     return taken

@@ -12,6 +12,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from games.engine import registry
 from games.engine.bots import Bot as EngineBot
@@ -54,7 +55,8 @@ def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | Non
              for v in versions]
     with transaction.atomic():
         match = match_create(ruleset=game, players=len(versions), options=options, seats=seats,
-                             seed=seed, time_control=clock, fault_policy=policy)
+                             seed=seed, time_control=clock, fault_policy=policy,
+                             queued_at=timezone.now() if queue else None)
         if queue:
             match_id = str(match.pk)
             transaction.on_commit(lambda: play_match.delay(match_id))

@@ -40,11 +40,17 @@ def sweep_stuck_matches() -> int:
     """Queue play_match again for running matches whose driver died: an expired lease, each
     once per expiry (periodic, see settings). A match still waiting in the queue has no lease and
     is left alone; a message a dying worker had taken comes back from the broker
-    (CELERY_BROKER_TRANSPORT_OPTIONS: visibility_timeout)."""
-    from .driver import stuck_matches_take
+    (CELERY_BROKER_TRANSPORT_OPTIONS: visibility_timeout). A match no driver has claimed
+    MATCH_QUEUE_WAIT_SECONDS after it was queued lost its message and is queued again."""
+    from .driver import lost_matches_take, stuck_matches_take
 
     ids = stuck_matches_take()
     for match_id in ids:
         logger.warning("match %s: its driver stopped renewing the lease; queued again", match_id)
         play_match.delay(str(match_id))
-    return len(ids)
+    lost = lost_matches_take()
+    for match_id in lost:
+        logger.warning("match %s: no driver claimed it in the wait after it was queued; queued again",
+                       match_id)
+        play_match.delay(str(match_id))
+    return len(ids) + len(lost)

@@ -165,6 +165,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": max(1, int(SWEEP_SECONDS) // 2),
     "unacked_restore_throttle": 1,
 }
+# A match no driver has claimed this long after it was queued lost its message (a worker killed
+# between the commit that made it and the publish after it, a broker restarted without its
+# data): the sweep queues it again. A match that waits longer behind a long queue only gets a
+# second message, which finds it ended or driven and returns.
+MATCH_QUEUE_WAIT_SECONDS = int(os.environ.get("MATCH_QUEUE_WAIT_SECONDS", "120"))
 # A match whose drivers fail this many times in a row (no sandbox, a missing built-in bot) is
 # aborted with the last error as its reason, so its tournament goes on.
 MATCH_DRIVE_ATTEMPTS = int(os.environ.get("MATCH_DRIVE_ATTEMPTS", "5"))

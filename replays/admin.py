@@ -42,7 +42,8 @@ class MatchAdmin(ReadOnlyAdmin):
     search_fields = ("id", "ruleset")
     readonly_fields = ("id", "viewer", "ruleset", "ruleset_version", "options", "players", "seats",
                        "seed_commitment", "status", "result", "time_control", "fault_policy", "driver_token",
-                       "driver_lease_until", "created_at", "ended_at", "imported", "unsigned", "validation")
+                       "driver_lease_until", "queued_at", "created_at", "ended_at", "imported", "unsigned",
+                       "validation")
     exclude = ("seed",)
     inlines = [EventInline]
     actions = ["validate_now"]

@@ -36,6 +36,9 @@ class Match(models.Model):
     # The match driver's lease: one driver at a time; an expired lease marks a stuck match.
     driver_token = models.CharField(max_length=32, blank=True, default="")
     driver_lease_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When a driver (play_match) was last queued for it; None: never queued (driven in process).
+    # A match no driver has claimed long after this lost its message (bots.driver.lost_matches_take).
+    queued_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     imported = models.BooleanField(

@@ -218,9 +218,11 @@ def _match_close(*, match: Match, kind: str, payload: dict, when: dt.datetime) -
 
 def match_create(*, ruleset: str, players: int, options: dict | None = None,
                  seats: list[dict] | None = None, seed: bytes | None = None,
-                 time_control: dict | None = None, fault_policy: dict | None = None) -> Match:
+                 time_control: dict | None = None, fault_policy: dict | None = None,
+                 queued_at: dt.datetime | None = None) -> Match:
     """A new match with its match_created event. Raises UnknownRuleset or InvalidOptions.
-    ``time_control`` and ``fault_policy`` are recorded in the log for the audit."""
+    ``time_control`` and ``fault_policy`` are recorded in the log for the audit; ``queued_at``:
+    when its driver is queued (Match.queued_at), None where none is."""
     engine = registry.get(ruleset)
     engine.check_players(players)
     opts = engine.options(options)
@@ -233,7 +235,7 @@ def match_create(*, ruleset: str, players: int, options: dict | None = None,
             ruleset=engine.spec.name, ruleset_version=engine.spec.version,
             options=engine.options_json(opts), players=players, seats=seats, seed=seed,
             seed_commitment=chance.commitment(seed), time_control=time_control or {},
-            fault_policy=fault_policy or {})
+            fault_policy=fault_policy or {}, queued_at=queued_at)
         payload = created_payload(ruleset=engine, options=opts, players=players, seats=seats,
                                   seed_commitment=match.seed_commitment)
         payload.update({"time_control": match.time_control, "fault_policy": match.fault_policy})

@@ -13,7 +13,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from bots.driver import match_drive, stuck_match_ids, stuck_matches_take
+from bots.driver import (lost_matches_take, match_drive, match_lease_claim, stuck_match_ids,
+                         stuck_matches_take)
 from bots.services import builtin_bot_versions, match_start
 from replays.models import Match, Validation
 from tournaments.models import Rating, Tournament
@@ -90,6 +91,55 @@ def test_a_match_waiting_in_the_queue_is_not_stuck_and_a_dead_drivers_is_taken_o
     assert stuck_matches_take() == [match.pk]
     assert stuck_matches_take() == [], "queued again once: now it waits for its driver"
     assert match_drive(match_id=match.id) == "ended"
+
+
+def test_a_match_whose_message_was_lost_is_queued_again_once_it_has_waited(db, eager_tasks, settings):
+    """Found by bench/recovery.py (2026-11-28): the control worker was killed between the commit
+    that made a round's eight matches and the publish of their play_match messages. The matches
+    stayed running with no lease, which the sweep took for "waiting in the queue", and the
+    tournament waited for ever. A match no driver has claimed MATCH_QUEUE_WAIT_SECONDS after it
+    was queued is queued again, once a wait; one that is merely young, driven, or never queued
+    (driven in process) is not."""
+    from bots.tasks import sweep_stuck_matches
+
+    settings.MATCH_QUEUE_WAIT_SECONDS = 60
+    versions = builtin_bot_versions(game="sorcado")
+    pair = [versions["random"], versions["random"]]
+    lost = match_start(ruleset="sorcado", versions=pair)  # its message: on commit, never here
+    in_process = match_start(ruleset="sorcado", versions=pair, queue=False)
+    driven = match_start(ruleset="sorcado", versions=pair)
+    assert lost.queued_at is not None and in_process.queued_at is None
+    assert lost_matches_take() == [], "queued a moment ago: it may be waiting in the queue"
+    long_ago = timezone.now() - timezone.timedelta(minutes=5)
+    Match.objects.filter(pk__in=[lost.pk, in_process.pk, driven.pk]).update(created_at=long_ago)
+    Match.objects.filter(pk__in=[lost.pk, driven.pk]).update(queued_at=long_ago)
+    assert match_lease_claim(match_id=driven.pk, token="alive")  # a live driver holds it
+    assert stuck_match_ids() == [], "no expired lease: nothing is stuck in the old sense"
+    assert sweep_stuck_matches() == 1  # play_match runs here (eager): the lost match is played
+    lost.refresh_from_db()
+    assert lost.status == Match.Status.ENDED
+    assert lost_matches_take() == [] and sweep_stuck_matches() == 0
+    for match in (in_process, driven):
+        match.refresh_from_db()
+        assert match.status == Match.Status.RUNNING
+
+
+def test_a_lost_match_is_taken_by_one_sweep_and_waits_again_before_the_next(db, settings):
+    settings.MATCH_QUEUE_WAIT_SECONDS = 60
+    versions = builtin_bot_versions(game="sorcado")
+    match = match_start(ruleset="sorcado", versions=[versions["random"], versions["random"]])
+    Match.objects.filter(pk=match.pk).update(queued_at=timezone.now() - timezone.timedelta(minutes=2))
+    assert lost_matches_take() == [match.pk]
+    assert lost_matches_take() == [], "queued again a moment ago"
+    assert lost_matches_take(wait_seconds=0) == [match.pk], "and again once the wait is over"
+    # a stuck match queued again by the sweep waits the whole wait too, from then
+    Match.objects.filter(pk=match.pk).update(driver_token="dead", queued_at=None,
+                                             created_at=timezone.now() - timezone.timedelta(minutes=5),
+                                             driver_lease_until=timezone.now() - timezone.timedelta(seconds=1))
+    assert stuck_matches_take() == [match.pk]
+    assert lost_matches_take() == []
+    match.refresh_from_db()
+    assert match.driver_lease_until is None and match.queued_at is not None
 
 
 def test_the_driver_imports_nothing_of_the_layers_above():

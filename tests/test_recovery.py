@@ -1,6 +1,7 @@
 """Issue 12: every effect of a finished match is recoverable from the database alone. Whatever a
 dying worker loses (the tournament's advance, the validation, the ratings, the match's own
-message), a sweep finds it owed and makes it good, once; nothing merely waiting is queued again.
+message), a sweep finds it owed and makes it good, once; nothing merely waiting is queued again
+before it has waited MATCH_QUEUE_WAIT_SECONDS, the sign of a message lost before it was sent.
 """
 import ast
 import os

@@ -684,5 +684,11 @@ class TrapTheWizard(Ruleset):
         from .bots import GreedyBot
         return {"random": RandomBot, "greedy": GreedyBot}
 
+    def bots(self) -> dict[str, type]:
+        """Ruleset.bots, with this game's tuning of the generic search as ``search``
+        (games/trap_the_wizard/search.py: a short playout and an evaluation at its cut)."""
+        from .search import TrapSearchBot
+        return {**super().bots(), "search": TrapSearchBot}
+
 
 register(TrapTheWizard())

@@ -45,13 +45,16 @@ def test_the_search_bot_plays_a_match_thinking_by_the_matchs_move_time(db):
     from bots.driver import seat_bot
     from bots.sandbox import TimeControl
     from games.engine import registry
+    from games.engine.search import SearchBot
 
     match = match_start(ruleset="trap-the-wizard", versions=_versions(names=("search", "random")),
                         options={"rounds": 1, "turn_limit": 30}, time_control={"move_ms": 40, "bank_ms": 5000},
                         queue=False)
     bot = seat_bot(seat=0, info=match.seats[0], ruleset=registry.get("trap-the-wizard"),
                    time_control=TimeControl(move_ms=40, bank_ms=5000), bot_seed=0)
-    assert (type(bot).__name__, bot.clock) == ("SearchBot", {"move_ms": 40, "bank_ms": 0})
+    # the game's search (Trap the Wizard's own tuning of the generic SearchBot)
+    assert type(bot) is registry.get("trap-the-wizard").bots()["search"]
+    assert isinstance(bot, SearchBot) and bot.clock == {"move_ms": 40, "bank_ms": 0}
     assert match_drive(match_id=match.id) == "ended"
     _assert_finished_and_valid(match)
 

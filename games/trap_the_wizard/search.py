@@ -95,7 +95,8 @@ class _Evaluated:
 
 def _with_cut(function, decisions: int):
     """``function`` (the generic iteration) with its module's PLAYOUT_DECISIONS read as
-    ``decisions``: the same code object, run over a copy of its globals."""
+    ``decisions``: the same code object, run over a copy of its globals taken when this module
+    is imported (a later change to the generic module's constants does not reach it)."""
     names = dict(function.__globals__, PLAYOUT_DECISIONS=decisions)
     return types.FunctionType(function.__code__, names, function.__name__, function.__defaults__,
                               function.__closure__)

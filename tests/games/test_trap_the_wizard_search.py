@@ -8,7 +8,7 @@ from games.engine import search as generic
 from games.engine.protocol import Event
 from games.engine.runner import playout
 from games.engine.search import SearchBot
-from games.trap_the_wizard import TrapTheWizard
+from games.trap_the_wizard import DIE, TrapTheWizard
 from games.trap_the_wizard.search import (CUT_DECISIONS, OWN_MOVE_RISK, POINT, TrapSearchBot,
                                           evaluate)
 
@@ -41,7 +41,7 @@ class _Counting(TrapTheWizard):
 def _events_per_iteration(bot_class, iterations=200):
     rules = _Counting()
     state = rules.setup(2, rules.options({"rounds": 1}))
-    state = rules.apply(state, Event.chance({"kind": "dice", "count": 1, "sides": 6}, [6]))
+    state = rules.apply(state, Event.chance(DIE, [6]))
     bot = bot_class(rules, seed=3, iterations=iterations)
     bot.hello({"seat": 0})
     bot.act({"type": "act", "seat": 0, "view": rules.view(state, 0),

@@ -13,7 +13,10 @@ Per game, three measurements:
    thinking over all its moves.
 3. **How much is luck**: the heuristic bot against itself (``GAMES`` games), how often seat 0
    wins; and search thinking ``STRONG_MS`` a move against the heuristic bot (``STRONG_GAMES``
-   games), to show whether more thinking still wins more.
+   games), to show whether more thinking still wins more. Each search pairing is also read
+   against the heuristic bot's own games on the same deals (the same chance seed, opponent and
+   seat): how often search turned a deal's outcome better or worse, with a sign test, so that a
+   win rate is not read against 50 % where the deals it was played on lean one way.
 
 The bot's clock here is the CPU time of its process (``time.process_time``), not the wall
 clock: a game played beside another on a busy machine gets the same thinking as on an idle one,
@@ -255,8 +258,44 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def outcome(row: dict) -> int:
+    """The measured seat's outcome of a stored game: 1 a win, 0 a tie, -1 a loss."""
+    mine, other = row["placings"][row["seat"]], row["placings"][1 - row["seat"]]
+    return (mine < other) - (mine > other)
+
+
+def sign_test(better: int, worse: int) -> float:
+    """Two-sided sign test: the chance of a split at least this uneven between ``better`` and
+    ``worse`` were either as likely (ties of the pair left out)."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(better, worse) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def paired(rows: list[dict], baseline: list[dict]) -> dict | None:
+    """``rows`` (a pairing's games) against ``baseline`` (the best bot against itself) on the same
+    deals: the game indices both hold have the same chance seed, the same opponent with the same
+    seed and the same seat, so the two differ only by the bot in the measured seat. Reported: the
+    pairing's and the baseline's wins, ties and losses on those deals (``mine``, ``base``), and the deals where the pairing's outcome was
+    better or worse than the baseline's (a win over a tie or a loss, a tie over a loss), with the
+    sign test of that split. A game whose deals decide much shows it here: most deals end as they
+    did without the search, and a pairing's win rate moves with the baseline's on its deals."""
+    by_index = {row["index"]: outcome(row) for row in baseline}
+    pairs = [(outcome(row), by_index[row["index"]]) for row in rows if row["index"] in by_index]
+    if not pairs:
+        return None
+    better = sum(a > b for a, b in pairs)
+    worse = sum(a < b for a, b in pairs)
+    counts = {side: [sum(pair[side] == result for pair in pairs) for result in (1, 0, -1)] for side in (0, 1)}
+    return {"deals": len(pairs), "mine": counts[0], "base": counts[1],
+            "better": better, "worse": worse, "p": sign_test(better, worse)}
+
+
 def summary(game: str, pairing: str) -> dict | None:
-    rows = [row for (p, _), row in _done(_store(game)).items() if p == pairing]
+    stored = _done(_store(game))
+    rows = [row for (p, _), row in stored.items() if p == pairing]
     if not rows:
         return None
     wins = ties = seat0 = 0
@@ -276,6 +315,8 @@ def summary(game: str, pairing: str) -> dict | None:
                    if rates else (0.0, 0.0),
                    moves=sum(r["moves"] for r in rows) / len(rows),
                    think_per_move_ms=1000 * think / max(1, sum(r["moves"] for r in rows)))
+    if pairing != "self":
+        out["paired"] = paired(rows, [row for (p, _), row in stored.items() if p == "self"])
     return out
 
 
@@ -345,6 +386,22 @@ def report(result: dict) -> list[str]:
     if due:
         lines += ["", f"A stage of the run: the games at {STRONG_MS} ms are still to play for "
                       f"{', '.join(due)}; the next run goes on from the games kept in bench/results/search."]
+    lines += ["", "Against the best bot in the same seat on the same deals: the best bot against itself "
+                  "(the luck table's games) on the deals of each pairing (the same chance seed, opponent "
+                  "and seat), and the deals whose outcome search made better or worse (win over tie over "
+                  "loss); p: two-sided sign test of that split. Most deals of a game of much luck end "
+                  "the same whoever plays the seat, and a pairing's win rate moves with its deals'.", "",
+              "| game | pairing | deals | best bot in the seat: wins-ties-losses (score) | search: wins-ties-losses "
+              "(score) | better | worse | p |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row in result["rows"]:
+        for key, label in (("search", f"search {THINK_MS} ms"), ("strong", f"search {STRONG_MS} ms")):
+            s = row[key]
+            pair = (s or {}).get("paired")
+            if pair:
+                base, mine = ("{}-{}-{} ({:.1%})".format(*c, (c[0] + c[1] / 2) / pair["deals"])
+                              for c in (pair["base"], pair["mine"]))
+                lines.append(f"| {row['game']} | {label} | {pair['deals']} | {base} | {mine} | "
+                             f"{pair['better']} | {pair['worse']} | {pair['p']:.2g} |")
     lines += ["", "Luck: the best bot against itself, how often seat 0 (the first to act) wins.", "",
               "| game | bot | games | seat 0 wins | seat 1 wins | ties |", "| --- | --- | ---: | ---: | ---: | ---: |"]
     for row in result["rows"]:

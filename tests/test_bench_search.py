@@ -21,3 +21,31 @@ def test_a_validations_act_in_place_is_left_out_and_nothing_else():
     assert _code(RULES.replace('"""Doc."""', '"""Other words."""')) == _code(RULES)
     assert _code(RULES.replace("return state + 1", "return state + 2")) != _code(RULES)
     assert _code(RULES.replace("def act_in_place", "def act_now")) != _code(RULES)
+
+
+def _row(index: int, seat: int, placings: list[int]) -> dict:
+    return {"index": index, "seat": seat, "placings": placings}
+
+
+def test_a_pairing_is_read_against_the_best_bot_on_the_same_deals():
+    from bench.search import paired
+
+    baseline = [_row(0, 0, [1, 2]), _row(1, 1, [1, 2]), _row(2, 0, [1, 1]), _row(3, 1, [2, 1])]
+    rows = [_row(0, 0, [2, 1]),  # a win lost
+            _row(1, 1, [2, 1]),  # a loss won
+            _row(2, 0, [1, 2]),  # a tie won
+            _row(3, 1, [2, 1]),  # a win kept
+            _row(4, 0, [1, 2])]  # no baseline game: not a deal of the comparison
+    pair = paired(rows, baseline)
+    assert pair["deals"] == 4
+    assert pair["mine"] == [3, 0, 1] and pair["base"] == [2, 1, 1]
+    assert (pair["better"], pair["worse"]) == (2, 1)
+    assert paired(rows, []) is None
+
+
+def test_the_sign_test_is_the_two_sided_binomial_tail():
+    from bench.search import sign_test
+
+    assert sign_test(5, 0) == sign_test(0, 5) == 2 / 32  # all five the same way: 2 x (1/2)^5
+    assert sign_test(4, 1) == 2 * 6 / 32  # four or more of five one way, either way
+    assert sign_test(3, 3) == 1.0 and sign_test(0, 0) == 1.0

@@ -658,7 +658,8 @@ class Sorcado(Ruleset):
     def view(self, state: dict, seat: int | None) -> dict:
         view = public_view(state) if seat is None else seat_view(state, seat)
         if self.spec.version >= 2:  # version 1's views (editions.py) keep the shape they had
-            view.update(freed=list(state["freed"]), known_by=known_by(state))
+            view.update(freed=list(state["freed"]), known_by=known_by(state),
+                        laid=[[slot for slot, _ in cards] for cards in state["placed"]])
             view["cards"] = card_facts(state, view)
         return view
 

@@ -110,7 +110,9 @@ def mage_cards(view: dict, seat: int, rng, content: int) -> tuple[list, list]:
             hands.append([card for card in cards if card not in out] if size else [])
             placed.append(laid)
             continue
-        slots = [slot for slot in SLOTS for owner in view["slots"][slot] if owner == other]
+        # in the order laid (``laid``: everyone watched it, D7); a version 1 view has no order
+        slots = (view["laid"][other] if "laid" in view
+                 else [slot for slot in SLOTS for owner in view["slots"][slot] if owner == other])
         drawn = rng.sample(cards, size + len(slots))
         hand = set(drawn[:size])
         hands.append([card for card in cards if card in hand])

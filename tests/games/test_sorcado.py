@@ -738,7 +738,27 @@ def test_sorcado_version_1_views_have_no_freed_or_known_by():
     edition = registry.get("sorcado", 1)
     state = edition.decode(edition.encode(do(playing(), look(0))))
     for viewer in (0, None):
-        assert not {"freed", "known_by", "cards"} & set(edition.view(state, viewer))
+        assert not {"freed", "known_by", "laid", "cards"} & set(edition.view(state, viewer))
+
+
+def test_sorcado_S_3_D7_the_order_cards_were_laid_in_is_in_every_view():
+    """S.3 "Platziere ... eine deiner Magierkarten verdeckt außerhalb des Reiches": face down,
+    in view of all (D7). Who laid where, and in which order, is public; which card is not. The
+    order is what a player at the table remembers and ``slots`` does not keep (issue 15.1: a
+    view carries all the seat has learned), and determinize lays the drawn cards in it."""
+    def turn(first, second, card, slot):
+        return (look(first), look(second), {"type": "keep"},
+                {"type": "place", "card": card, "slot": slot}, {"type": "pass"})
+
+    state = do(playing(), *turn(0, 1, "DEM-6a", "T0"), *turn(2, 3, "NEC-6a", "R0"),
+               *turn(4, 5, "DEM-5a", "L1"), *turn(6, 7, "NEC-5a", "B3"))
+    for viewer in (0, 1, None):
+        view = R.view(state, viewer)
+        assert view["laid"] == [["T0", "L1"], ["R0", "B3"]]
+        assert view["slots"]["R0"] == view["slots"]["B3"] == [1]
+    assert "NEC-6a" not in text(R.view(state, 0)) and "DEM-6a" not in text(R.view(state, 1))
+    for made in determinized(state, 0):
+        assert [slot for slot, _ in made["placed"][1]] == ["R0", "B3"]  # as laid, not in SLOTS order
 
 
 def determinized(state, seat, seeds=range(40)):

@@ -278,10 +278,11 @@ def paired(rows: list[dict], baseline: list[dict]) -> dict | None:
     """``rows`` (a pairing's games) against ``baseline`` (the best bot against itself) on the same
     deals: the game indices both hold have the same chance seed, the same opponent with the same
     seed and the same seat, so the two differ only by the bot in the measured seat. Reported: the
-    pairing's and the baseline's wins, ties and losses on those deals (``mine``, ``base``), and the deals where the pairing's outcome was
-    better or worse than the baseline's (a win over a tie or a loss, a tie over a loss), with the
-    sign test of that split. A game whose deals decide much shows it here: most deals end as they
-    did without the search, and a pairing's win rate moves with the baseline's on its deals."""
+    pairing's and the baseline's wins, ties and losses on those deals (``mine``, ``base``), and
+    the deals where the pairing's outcome was better or worse than the baseline's (a win over a
+    tie or a loss, a tie over a loss), with the sign test of that split. A pairing's win rate
+    moves with the baseline's on its deals: 40 deals that lean against the seat make a search
+    that plays as well as the heuristic bot look weaker than it."""
     by_index = {row["index"]: outcome(row) for row in baseline}
     pairs = [(outcome(row), by_index[row["index"]]) for row in rows if row["index"] in by_index]
     if not pairs:
@@ -389,8 +390,8 @@ def report(result: dict) -> list[str]:
     lines += ["", "Against the best bot in the same seat on the same deals: the best bot against itself "
                   "(the luck table's games) on the deals of each pairing (the same chance seed, opponent "
                   "and seat), and the deals whose outcome search made better or worse (win over tie over "
-                  "loss); p: two-sided sign test of that split. Most deals of a game of much luck end "
-                  "the same whoever plays the seat, and a pairing's win rate moves with its deals'.", "",
+                  "loss); p: two-sided sign test of that split. A pairing's win rate moves with the "
+                  "best bot's on the same deals, so it is read against that, not against 50 %.", "",
               "| game | pairing | deals | best bot in the seat: wins-ties-losses (score) | search: wins-ties-losses "
               "(score) | better | worse | p |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row in result["rows"]:

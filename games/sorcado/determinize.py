@@ -11,7 +11,8 @@ public and all it knows itself; what it cannot see is drawn with the rng:
   a position another seat knows may hold a spell too;
 - what the other seats know: per ``known_by``, the card the drawn realm puts there;
 - the other seats' hands and face-down cards: their faction's mage cards, ``hand_sizes`` of them
-  in hand (in the faction's order, as a hand keeps it) and one a card ``slots`` names;
+  in hand (in the faction's order, as a hand keeps it) and one on each slot ``laid`` names, in
+  the order laid;
 - the mage shuffles of V.5: each one's first cards have the powers ``draws`` shows, the rest is
   drawn. During the draw no shuffle is shown yet, so none is made: the seats still to shuffle
   are all of them, which is as likely a future as any other.

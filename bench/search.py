@@ -299,12 +299,9 @@ def summary(game: str, pairing: str) -> dict | None:
     rows = [row for (p, _), row in stored.items() if p == pairing]
     if not rows:
         return None
-    wins = ties = seat0 = 0
-    for row in rows:
-        mine, other = row["placings"][row["seat"]], row["placings"][1 - row["seat"]]
-        ties += mine == other
-        wins += mine < other
-        seat0 += row["placings"][0] < row["placings"][1]
+    outcomes = [outcome(row) for row in rows]
+    wins, ties = outcomes.count(1), outcomes.count(0)
+    seat0 = sum(row["placings"][0] < row["placings"][1] for row in rows)
     out = {"games": len(rows), "wins": wins, "ties": ties, "losses": len(rows) - wins - ties,
            "interval": wilson(wins, len(rows)), "seat0_wins": seat0,
            "events": sum(r["events"] for r in rows) / len(rows)}

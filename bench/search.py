@@ -79,12 +79,29 @@ def fingerprint(game: str) -> str:
     package = Path(__import__(type(ruleset).__module__, fromlist=["x"]).__file__).parent
     digest = hashlib.sha256(json.dumps([THINK_MS, STRONG_MS, OPTIONS.get(game, {})]).encode())
     engine = ROOT / "games" / "engine"
-    for path in [engine / "search.py", engine / "protocol.py", *sorted(package.rglob("*"))]:
+    tuned = [engine / "tuning.py"] if _imports_tuning(package) else []
+    for path in [engine / "search.py", engine / "protocol.py", *tuned, *sorted(package.rglob("*"))]:
         if path.is_file() and path.suffix == ".py":
             digest.update(str(path.relative_to(ROOT)).encode() + _code(path.read_text()).encode())
         elif path.is_file() and path.suffix == ".json":
             digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _imports_tuning(package: Path) -> bool:
+    """Does a module of the game's package import games/engine/tuning.py (a tuning of the
+    search)? Then that module is the game's search code too. It is taken in only for such a
+    game, so the fingerprints of the games that do not use it stay as they were."""
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module in ("games.engine.tuning", "engine.tuning"):
+                return True  # from games.engine.tuning import ... (or from ..engine.tuning)
+            if isinstance(node, ast.ImportFrom) and node.module in ("games.engine", "engine") and any(
+                    alias.name == "tuning" for alias in node.names):
+                return True  # from games.engine import tuning (or from ..engine)
+            if isinstance(node, ast.Import) and any(alias.name == "games.engine.tuning" for alias in node.names):
+                return True
+    return False
 
 
 # Methods of a ruleset that no game of this bench runs: ``act_in_place`` (optional) is a

@@ -1,7 +1,10 @@
 """The search bench's fingerprint (bench/search.py): the stored games of a pool stand for the
 code that played them, so every change a game could play differently by changes it, and a change
 of code no game of the bench runs (a validation's act_in_place) does not."""
-from bench.search import _code
+import pytest
+
+from bench import search as bench_search
+from bench.search import _code, _imports_tuning
 
 RULES = '''
 class Rules:
@@ -49,3 +52,29 @@ def test_the_sign_test_is_the_two_sided_binomial_tail():
     assert sign_test(5, 0) == sign_test(0, 5) == 2 / 32  # all five the same way: 2 x (1/2)^5
     assert sign_test(4, 1) == 2 * 6 / 32  # four or more of five one way, either way
     assert sign_test(3, 3) == 1.0 and sign_test(0, 0) == 1.0
+
+
+@pytest.mark.parametrize("line, imports", [
+    ("from games.engine.tuning import Evaluated, with_cut", True),
+    ("from ..engine.tuning import with_cut", True),
+    ("from games.engine import search, tuning", True),
+    ("import games.engine.tuning", True),
+    ("from games.engine.search import SearchBot", False),
+    ("# games.engine.tuning is not imported here", False),
+])
+def test_a_game_that_tunes_its_search_has_the_tuning_module_in_its_fingerprint(tmp_path, line, imports):
+    """games/engine/tuning.py is a tuned game's search code: a game package that imports it has
+    it in its fingerprint, and the games that do not keep the fingerprints of their pools."""
+    (tmp_path / "search.py").write_text(line + "\n")
+    assert _imports_tuning(tmp_path) is imports
+
+
+def test_the_tuning_module_is_in_the_fingerprint_of_imperial_twing_alone(monkeypatch):
+    tuning = bench_search.ROOT / "games" / "engine" / "tuning.py"
+    before = {game: bench_search.fingerprint(game) for game in ("imperial-twing", "sorcado")}
+    real = type(tuning).read_text
+    monkeypatch.setattr(type(tuning), "read_text",
+                        lambda path, *a, **k: real(path, *a, **k) + ("\nCHANGED = 1\n" if path == tuning else ""))
+    after = {game: bench_search.fingerprint(game) for game in ("imperial-twing", "sorcado")}
+    assert after["imperial-twing"] != before["imperial-twing"]
+    assert after["sorcado"] == before["sorcado"]

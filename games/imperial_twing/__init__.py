@@ -793,6 +793,12 @@ class ImperialTwing(Ruleset):
         from .bots import HeuristicBot
         return {"random": RandomBot, "heuristic": HeuristicBot}
 
+    def bots(self) -> dict[str, type]:
+        """Ruleset.bots, with this game's tuning of the generic search as ``search``
+        (games/imperial_twing/search.py: a short playout and a fitted evaluation at its cut)."""
+        from .search import ImperialSearchBot
+        return {**super().bots(), "search": ImperialSearchBot}
+
     def edition(self, version: int):
         """Version 1 (before ``revealed`` and the forfeiting supporter's card, D14) for the
         matches stored under it."""

@@ -24,6 +24,10 @@ This tuning changes two things, and only these (games/engine/tuning.py):
 The iteration itself is the generic one: ``_iterate`` is the generic function's own code run
 with this module's cut, so every other part of the search (selection, chance, the prior and
 the override rule, the back-up) is the one every game plays.
+
+Measured by bench/search.py (200 ms of CPU time a move against the heuristic bot, 200 games):
+124 wins, 76 losses (62.0 %), where the heuristic bot won 103 of the same deals and the generic
+search 119; against the generic search deal by deal, 51 better and 46 worse (BENCHMARKS.md).
 """
 from __future__ import annotations
 

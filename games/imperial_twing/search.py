@@ -2,9 +2,9 @@
 
 The generic search (games/engine/search.py) plays out 20 random decisions below its tree and
 places the seats by ``score_now``: 100 + 10 x objects + ornicles for a seat in the game (D25).
-In 20 random decisions a fight is seldom won and an object seldom bought, so most playouts end
-as they began and the search keeps its prior's move (the heuristic bot's) where it had no
-evidence against it.
+That ranks two seats by objects and ornicles alone, which change only when a fight is won or an
+object bought, and says nothing of the cards that win the next fight. Why this tuning was tried:
+a shallower look-ahead judged by what the heuristic bot's games show to win.
 
 This tuning changes two things, and only these (games/engine/tuning.py):
 
@@ -13,7 +13,7 @@ This tuning changes two things, and only these (games/engine/tuning.py):
    about two and a half times the iterations a second (1,340-1,510 against 540-570 on the same
    60 positions of the heuristic bot's games, CPU time, 2026-11-28).
 2. **An evaluation at the cut** (``evaluate``): each seat's ``features`` weighted by
-   ``WEIGHTS``, the odds of winning that the heuristic bot's own games give a position
+   ``WEIGHTS``, the log-odds of winning that the heuristic bot's own games give a position
    (``bench/evaluation.py`` fits them: logistic regression of the winner on the difference of
    the two seats' features at every turn of 2,000 two-player games against itself). Objects
    count most (Z.1: three of them open the endgame, and G.2: a seat without one leaves), then
@@ -27,7 +27,8 @@ the override rule, the back-up) is the one every game plays.
 
 Measured by bench/search.py (200 ms of CPU time a move against the heuristic bot, 200 games):
 124 wins, 76 losses (62.0 %), where the heuristic bot won 103 of the same deals and the generic
-search 119; against the generic search deal by deal, 51 better and 46 worse (BENCHMARKS.md).
+search 119; against the generic search deal by deal, 51 better and 46 worse, so the tuning's
+own gain is not shown (BENCHMARKS.md).
 """
 from __future__ import annotations
 

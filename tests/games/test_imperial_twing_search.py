@@ -47,7 +47,8 @@ def _events_per_iteration(bot_class, iterations=100):
 def test_imperial_twing_search_playouts_stop_after_four_decisions():
     """A playout below the tree is CUT_DECISIONS decisions (with the chance between them),
     where the generic search's is twenty."""
-    assert _events_per_iteration(ImperialSearchBot) < 1.5 * _events_per_iteration(SearchBot) / 2
+    tuned, plain = _events_per_iteration(ImperialSearchBot), _events_per_iteration(SearchBot)
+    assert 2 * tuned < plain  # about 10 events an iteration against 29 (a fixed seed)
 
 
 def _gap(state):

@@ -11,6 +11,7 @@ from games.imperial_twing.search import (CUT_DECISIONS, LEFT, WEIGHTS, ImperialS
                                          features)
 from games.imperial_twing.table import leave
 
+from .searching import events_per_iteration
 from .test_imperial_twing import R, playing
 
 
@@ -25,23 +26,9 @@ def test_imperial_twing_search_runs_the_generic_iteration_with_its_own_cut():
     assert ImperialSearchBot._iterate.__globals__["PLAYOUT_DECISIONS"] == CUT_DECISIONS < generic.PLAYOUT_DECISIONS
 
 
-class _Counting(ImperialTwing):
-    def __init__(self):
-        self.applied = 0
-
-    def apply_in_place(self, state, event):
-        self.applied += 1
-        return super().apply_in_place(state, event)
-
-
 def _events_per_iteration(bot_class, iterations=100):
-    rules = _Counting()
     state = playing(hands=[["SP-fire-3a", "SP-fire-5a", "CAT-1"], ["SP-water-3a", "TRAP-1"]])
-    bot = bot_class(rules, seed=3, iterations=iterations)
-    bot.hello({"seat": 0})
-    bot.act({"type": "act", "seat": 0, "view": rules.view(state, 0),
-             "legal_actions": rules.legal_actions(state, 0)})
-    return rules.applied / iterations
+    return events_per_iteration(ImperialTwing, state, bot_class, iterations=iterations)
 
 
 def test_imperial_twing_search_playouts_stop_after_four_decisions():

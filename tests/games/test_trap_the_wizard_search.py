@@ -12,6 +12,7 @@ from games.trap_the_wizard import DIE, TrapTheWizard
 from games.trap_the_wizard.search import (CUT_DECISIONS, OWN_MOVE_RISK, POINT, TrapSearchBot,
                                           evaluate)
 
+from .searching import events_per_iteration
 from .test_trap_the_wizard import JOKER2, R, position
 
 
@@ -29,24 +30,9 @@ def test_ttw_search_runs_the_generic_iteration_with_its_own_cut():
     assert generic.PLAYOUT_DECISIONS == 20  # the other games' search is left as it was
 
 
-class _Counting(TrapTheWizard):
-    def __init__(self):
-        self.applied = 0
-
-    def apply_in_place(self, state, event):
-        self.applied += 1
-        return super().apply_in_place(state, event)
-
-
 def _events_per_iteration(bot_class, iterations=200):
-    rules = _Counting()
-    state = rules.setup(2, rules.options({"rounds": 1}))
-    state = rules.apply(state, Event.chance(DIE, [6]))
-    bot = bot_class(rules, seed=3, iterations=iterations)
-    bot.hello({"seat": 0})
-    bot.act({"type": "act", "seat": 0, "view": rules.view(state, 0),
-             "legal_actions": rules.legal_actions(state, 0)})
-    return rules.applied / iterations
+    state = R.apply(R.setup(2, R.options({"rounds": 1})), Event.chance(DIE, [6]))
+    return events_per_iteration(TrapTheWizard, state, bot_class, iterations=iterations)
 
 
 def test_ttw_search_playouts_stop_after_four_decisions():

@@ -660,10 +660,17 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
         index = -1
         match_id = first.get("match") if isinstance(first, dict) else None
         match_text = encode_basestring(match_id) if isinstance(match_id, str) else None
-        kind_texts, canonical, int_text = _KIND_TEXTS, canonical_json, int.__repr__
+        canonical = canonical_json
+        # the hashed text's head up to the payload, per kind (the match is every record's)
+        heads = ({kind: f'{{"kind":{text},"match":{match_text},"payload":'
+                  for kind, text in _KIND_TEXTS.items()} if match_text is not None else {})
         sha256, fromisoformat = hashlib.sha256, dt.datetime.fromisoformat
-        orjson_text = _orjson_text
+        dumps = _ORJSON_DUMPS if _orjson is not None else None
+        if dumps is not None:
+            orjson_options, orjson_refusals = _ORJSON_OPTIONS, _ORJSON_REFUSALS
+        action_keys = ACTION_KEYS
         step = None  # the folder's step, once match_created has made the folder
+        act = None  # and the rules' act_in_place, where the game has it
         for index, record in enumerate(records):
             seq = record.get("seq") if isinstance(record, dict) else None
             if type(seq) is not int or seq != index:
@@ -680,18 +687,25 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
                 # other types takes record_hash (tests/games/engine/test_log.py holds the two
                 # to the same hash).
                 kind, seat, payload, time = record["kind"], record["seat"], record["payload"], record["time"]
-                kind_text = kind_texts.get(kind) if type(kind) is str else None
+                head = heads.get(kind) if type(kind) is str else None
                 text = None  # the payload's canonical JSON, where orjson wrote it
-                if (kind_text is not None and type(time) is str
+                if (head is not None and type(time) is str
                         and (seat is None or type(seat) is int)):
                     # canonical_json's orjson path (its text where it cannot differ from
-                    # json's), kept for the chance check; else canonical_json's answer
-                    if type(payload) is dict:
-                        text = orjson_text(payload)
+                    # json's: _orjson_text, written out), kept for the chance check; else
+                    # canonical_json's answer
+                    if dumps is not None and type(payload) is dict:
+                        try:
+                            text = dumps(payload, option=orjson_options).decode()
+                        except orjson_refusals:
+                            pass
+                        else:
+                            if ("." in text or "null" in text or "e-" in text
+                                    or "e+" in text):  # not _orjson_kept
+                                text = None
                     expected_hash = sha256(
-                        f'{{"kind":{kind_text},"match":{match_text},'
-                        f'"payload":{canonical(payload) if text is None else text},'
-                        f'"prev_hash":"{prev_hash}","seat":{"null" if seat is None else int_text(seat)},'
+                        f'{head}{canonical(payload) if text is None else text},'
+                        f'"prev_hash":"{prev_hash}","seat":{"null" if seat is None else seat},'
                         f'"seq":{index},"time":{encode_basestring(time)}}}'.encode()).hexdigest()
                 else:
                     expected_hash = record_hash(record)
@@ -717,12 +731,35 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
             if step is not None:
                 if seed_fault and index == end_index:
                     raise LogError(seq, seed_fault)
-                step(seq, kind, seat, payload, seed, text)
+                if (act is not None and kind == "action" and type(seat) is int
+                        and 0 <= seat < players and type(payload) is dict
+                        and "fault" not in payload and "action" in payload
+                        and action_keys.issuperset(payload) and not folder.ended):
+                    # Folder._step's first case written out (most records of a validation):
+                    # an action checked and applied in one call, without _step's frame
+                    try:
+                        folder.state = act(folder.state, seat, payload)
+                    except IllegalAction as exc:
+                        raise LogError(seq, exc.reason) from None
+                elif (kind == "chance" and text is not None and seat is None and seed is not None
+                        and not folder.ended
+                        and text == derived_text(seq, seed)):
+                    # and its chance case: the very payload the rules and the seed make
+                    lent_fields["kind"], lent_fields["seat"], lent_fields["payload"] = kind, None, payload
+                    try:
+                        folder.state = apply(folder.state, lent)
+                    except IllegalAction as exc:
+                        raise LogError(seq, exc.reason) from None
+                else:
+                    step(seq, kind, seat, payload, seed, text)
             else:
                 if record.get("seat") is not None:
                     raise LogError(seq, "match_created belongs to no seat")
                 folder = Folder(record, get_ruleset=get_ruleset, in_place=True)  # keeps no state
                 step = folder._step  # validate has checked the seq
+                act, players = folder._act, folder.players
+                apply, lent, derived_text = folder._apply, folder._lent, folder._derived_text
+                lent_fields = lent.__dict__
                 seed, seed_fault = _revealed_seed(last, folder.seed_commitment)
                 if seed is None and not seed_fault:
                     report.notes.append("the match has not ended: its seed is secret, "

@@ -720,3 +720,52 @@ def test_a_stream_must_end_with_the_last_record_given(records):
         assert (refused.ok, refused.reason) == (False, "the last record given has no seq")
     empty = validate(iter([]), last=records[-1], get_ruleset=get_ruleset)
     assert (empty.ok, empty.reason, empty.events) == (False, "empty log", 0)
+
+
+@pytest.mark.parametrize("game", ["trap-the-wizard", "sorcado"])
+@pytest.mark.parametrize("forgery", ["other seat", "no such action", "seat out of range",
+                                     "after the end"])
+def test_validate_refuses_a_forged_action_of_a_game_with_act_in_place_as_the_rules_do(game, forgery):
+    """validate checks an action in its own loop by the rules' act_in_place (Folder._step's
+    first case written out): a forged action is refused at its seq with the very reason the
+    rules' check_action gives where the log stands, or Folder.step's own reason where the
+    record never reaches the rules; and the same as a step-by-step Folder says."""
+    from games.engine import registry
+
+    ruleset = registry.get(game)
+    assert getattr(ruleset, "act_in_place", None) is not None
+    records = playout(ruleset, 2, seed=SEED, bot_seed=5, match_id=f"forged-{game}")
+    end = len(records) - 1
+    k = next(r["seq"] for r in records if r["kind"] == "action" and r["seq"] > end // 2)
+    before = Folder(records[0])
+    before.advance_all(records[1:k])
+    record = records[k]
+    if forgery == "other seat":
+        record["seat"] = 1 - record["seat"]
+    elif forgery == "no such action":
+        record["payload"]["action"] = {"type": "no such action"}
+    elif forgery == "seat out of range":
+        record["seat"] = 2
+    else:
+        k = end + 1
+        records.append(seal(match=record["match"], seq=k, kind="action", seat=record["seat"],
+                            payload=record["payload"], time=records[end]["time"],
+                            prev_hash=records[end]["hash"]))
+    if forgery in ("other seat", "no such action"):
+        with pytest.raises(log.IllegalAction) as refused:
+            ruleset.check_action(before.state, record["seat"], record["payload"]["action"])
+        expected = refused.value.reason
+    else:
+        expected = {"seat out of range": "action names no seat of this match: 2",
+                    "after the end": "event after the end of the match"}[forgery]
+    if k <= end:  # a forger re-seals the chain from the changed record on
+        resealed(records, k)
+    report = validate(records)
+    assert (report.ok, report.first_bad_seq, report.reason) == (False, k, expected)
+    streamed = validate(iter(records), last=records[-1])
+    assert streamed.to_json() == report.to_json()
+    stepper = Folder(records[0], in_place=True)
+    with pytest.raises(LogError) as stepped:
+        for record in records[1:]:
+            stepper.step(record)
+    assert (stepped.value.seq, stepped.value.reason) == (k, expected)

@@ -329,7 +329,10 @@ class Folder:
         """``step`` of the event after the head, its fields apart: ``validate`` has them in hand
         and checks the seq itself, and keeps no head but the state. ``text``: the payload's
         canonical JSON where validate has written it for the hash (a chance event is then
-        checked by one comparison of texts, ``_derived_text``)."""
+        checked by one comparison of texts, ``_derived_text``). ``validate`` writes this
+        method's action case and its chance case by text out in its own loop, under the same
+        conditions: a change here goes there too (tests/games/engine/test_log.py holds the two
+        to the same verdicts)."""
         if self.ended:
             raise LogError(seq, "event after the end of the match")
         check = _CHECKS.get(kind) if type(kind) is str else None

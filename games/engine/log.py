@@ -668,9 +668,7 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
         heads = ({kind: f'{{"kind":{text},"match":{match_text},"payload":'
                   for kind, text in _KIND_TEXTS.items()} if match_text is not None else {})
         sha256, fromisoformat = hashlib.sha256, dt.datetime.fromisoformat
-        dumps = _ORJSON_DUMPS if _orjson is not None else None
-        if dumps is not None:
-            orjson_options, orjson_refusals = _ORJSON_OPTIONS, _ORJSON_REFUSALS
+        orjson_text = _orjson_text
         action_keys = ACTION_KEYS
         step = None  # the folder's step, once match_created has made the folder
         act = None  # and the rules' act_in_place, where the game has it
@@ -695,17 +693,9 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
                 if (head is not None and type(time) is str
                         and (seat is None or type(seat) is int)):
                     # canonical_json's orjson path (its text where it cannot differ from
-                    # json's: _orjson_text, written out), kept for the chance check; else
-                    # canonical_json's answer
-                    if dumps is not None and type(payload) is dict:
-                        try:
-                            text = dumps(payload, option=orjson_options).decode()
-                        except orjson_refusals:
-                            pass
-                        else:
-                            if ("." in text or "null" in text or "e-" in text
-                                    or "e+" in text):  # not _orjson_kept
-                                text = None
+                    # json's), kept for the chance check; else canonical_json's answer
+                    if type(payload) is dict:
+                        text = orjson_text(payload)
                     expected_hash = sha256(
                         f'{head}{canonical(payload) if text is None else text},'
                         f'"prev_hash":"{prev_hash}","seat":{"null" if seat is None else seat},'

@@ -38,6 +38,56 @@ def library_source() -> Path:
     import games
 
     return Path(games.__file__).resolve().parent
+
+
+_STAGED: dict[Path, Path] = {}
+
+
+def library_for_bots() -> Path:
+    """The `games` package as the bot's uid can read it: the server's own directory where every
+    file is world-readable and every directory above it searchable (a deployment), else a copy
+    staged once per process in a fresh directory of the temporary directory, 0755/0644.
+
+    In ``userns`` mode bwrap runs as the bot's uid and must reach the bind's source itself, so a
+    checkout under a private directory (a home of mode 0700, ``mktemp -d``) would refuse every
+    bot; in ``setpriv`` mode a package of 0600 files would be unreadable inside the sandbox. The
+    copy is the same code the server imported (taken at the first sandboxed bot), read-only to
+    the bot like the original."""
+    source = library_source()
+    if source not in _STAGED:
+        _STAGED[source] = source if _world_readable(source) else _stage_library(source)
+    return _STAGED[source]
+
+
+def _world_readable(package: Path) -> bool:
+    if any(not os.stat(parent).st_mode & stat.S_IXOTH for parent in package.parents):
+        return False
+    for folder, folders, files in os.walk(package):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        if os.stat(folder).st_mode & (stat.S_IROTH | stat.S_IXOTH) != stat.S_IROTH | stat.S_IXOTH:
+            return False
+        if any(not os.stat(os.path.join(folder, name)).st_mode & stat.S_IROTH for name in files):
+            return False
+    return True
+
+
+def _stage_library(source: Path) -> Path:
+    import atexit
+    import tempfile
+
+    # mkdtemp: a name nobody could have made beforehand, owned by us, 0700 until it is complete.
+    staged = Path(tempfile.mkdtemp(prefix="arena-games-"))
+    target = staged / "games"
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for folder, _, files in os.walk(target):
+        os.chmod(folder, 0o755)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o644)
+    os.chmod(staged, 0o755)
+    atexit.register(shutil.rmtree, staged, ignore_errors=True)
+    return target
+
+
 INSTALL_HINT = "install it with `apt-get install bubblewrap` (Debian/Ubuntu)"
 
 
@@ -223,7 +273,7 @@ def _mounts(runtime: Runtime, code: Path | None, limits: Limits) -> list[str]:
         args += _bind_with_parents(path)
     for parent in list(Path(LIBRARY).parents)[::-1][1:] + [Path(LIBRARY)]:
         args += ["--perms", "0755", "--dir", str(parent)]
-    args += ["--ro-bind", str(library_source()), f"{LIBRARY}/games"]
+    args += ["--ro-bind", str(library_for_bots()), f"{LIBRARY}/games"]
     if code is None:
         args += ["--dir", "/bot"]
     elif code.is_file():

@@ -295,17 +295,56 @@ def test_daemonized_child_does_not_survive_the_match(sandbox_required, bot_dirs)
 @pytest.fixture
 def userns_mode(sandbox_required, monkeypatch):
     """Force the ``userns`` mode with an interpreter every uid can reach (the service's own lives
-    under /root here); skip where the host cannot do it."""
+    under /root here); skip where the host cannot do it, fail where CI requires the sandbox
+    (ARENA_REQUIRE_SANDBOX=1: its hosts can; a checkout under a private directory once skipped
+    here because bwrap could not reach the `games` package, which is now staged for it)."""
     monkeypatch.setattr(jail, "MODES", ("userns",))
+    reasons = []
     for python in dict.fromkeys([jail.BOT_PYTHON, "/usr/bin/python3", "/usr/local/bin/python3"]):
         if os.path.exists(python):
             monkeypatch.setattr(jail, "BOT_PYTHON", python)
             try:
                 if sandbox.sandbox_mode() == "userns":
                     return
-            except SandboxUnavailable:
-                continue
-    pytest.skip("no Python that bwrap can run in an unprivileged user namespace here")
+            except SandboxUnavailable as exc:
+                reasons.append(f"{python}: {exc}")
+    why = "no Python that bwrap can run in an unprivileged user namespace here: " + "; ".join(reasons)
+    if os.environ.get("ARENA_REQUIRE_SANDBOX") == "1":
+        pytest.fail(f"ARENA_REQUIRE_SANDBOX=1 but {why}")
+    pytest.skip(why)
+
+
+def test_a_package_under_a_private_directory_is_staged_where_the_bot_s_uid_reaches_it(tmp_path, monkeypatch):
+    """A checkout under a directory of mode 0700 (``mktemp -d``, a private home): in ``userns``
+    mode bwrap runs as the bot's uid and could not reach the `games` package to bind it, so every
+    bot was refused. The jail binds a world-readable copy of the same files instead."""
+    private = tmp_path / "private"
+    (private / "games" / "engine").mkdir(parents=True)
+    (private / "games" / "__init__.py").write_text("VERSION = 'this checkout'\n")
+    (private / "games" / "engine" / "rules.py").write_text("RULE = 1\n")
+    (private / "games" / "engine" / "rules.py").chmod(0o600)
+    private.chmod(0o700)
+    monkeypatch.setattr(jail, "library_source", lambda: private / "games")
+    monkeypatch.setattr(jail, "_STAGED", {})
+    staged = jail.library_for_bots()
+    assert staged != private / "games" and staged.name == "games"
+    assert (staged / "__init__.py").read_text() == "VERSION = 'this checkout'\n"
+    assert (staged / "engine" / "rules.py").read_text() == "RULE = 1\n"
+    assert jail._world_readable(staged) and not jail._world_readable(private / "games")
+    assert jail.library_for_bots() == staged  # staged once
+
+
+def test_a_world_readable_package_is_bound_as_it_is(monkeypatch):
+    """A deployment (the Docker image's /app) binds the server's own directory, no copy."""
+    with tempfile.TemporaryDirectory(dir="/tmp") as shared:  # /tmp: searchable by every uid
+        os.chmod(shared, 0o755)
+        package = Path(shared) / "games"
+        package.mkdir(mode=0o755)
+        (package / "__init__.py").write_text("")
+        (package / "__init__.py").chmod(0o644)
+        monkeypatch.setattr(jail, "library_source", lambda: package)
+        monkeypatch.setattr(jail, "_STAGED", {})
+        assert jail._world_readable(package) and jail.library_for_bots() == package
 
 
 @pytest.mark.parametrize("name, reason", [("random_bot", None), ("fork_bomb", "timeout"),

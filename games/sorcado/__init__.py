@@ -745,5 +745,11 @@ class Sorcado(Ruleset):
         from .bots import HeuristicBot
         return {"random": RandomBot, "heuristic": HeuristicBot}
 
+    def bots(self) -> dict[str, type]:
+        """Ruleset.bots, with this game's tuning of the generic search as ``search``
+        (games/sorcado/search.py: an opponent model in its determinizations)."""
+        from .search import SorcadoSearchBot
+        return {**super().bots(), "search": SorcadoSearchBot}
+
 
 register(Sorcado())

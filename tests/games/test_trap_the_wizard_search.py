@@ -19,7 +19,7 @@ from .test_trap_the_wizard import JOKER2, R, position
 def test_ttw_search_is_the_games_search_bot_and_only_its():
     assert R.bots()["search"] is TrapSearchBot and issubclass(TrapSearchBot, SearchBot)
     assert set(R.builtin_bots()) == {"random", "greedy"}  # the hand-written bots are unchanged
-    for game in ("sorcado", "warlock", "wizard-kings"):  # Imperial Twing has a tuning of its own
+    for game in ("warlock", "wizard-kings"):  # Imperial Twing and Sorcado have tunings of their own
         assert registry.get(game).bots()["search"] is SearchBot
 
 

@@ -59,8 +59,13 @@ def library_for_bots() -> Path:
     return _STAGED[source]
 
 
+def _searchable(folder: Path) -> bool:
+    """Can every uid reach into ``folder`` (it and each directory above it searchable)?"""
+    return all(os.stat(path).st_mode & stat.S_IXOTH for path in (folder, *folder.parents))
+
+
 def _world_readable(package: Path) -> bool:
-    if any(not os.stat(parent).st_mode & stat.S_IXOTH for parent in package.parents):
+    if not _searchable(package.parent):
         return False
     for folder, folders, files in os.walk(package):
         folders[:] = [name for name in folders if name != "__pycache__"]
@@ -75,8 +80,14 @@ def _stage_library(source: Path) -> Path:
     import atexit
     import tempfile
 
-    # mkdtemp: a name nobody could have made beforehand, owned by us, 0700 until it is complete.
-    staged = Path(tempfile.mkdtemp(prefix="arena-games-"))
+    # In a temporary directory every uid can search (TMPDIR may itself be private), under a
+    # mkdtemp name: nobody could have made it beforehand, and it is ours, 0700 until complete.
+    where = next((folder for folder in (tempfile.gettempdir(), "/tmp", "/var/tmp")
+                  if os.path.isdir(folder) and _searchable(Path(folder))), None)
+    if where is None:
+        raise SandboxUnavailable(f"{source} is out of reach of the bot's uid, and so is every "
+                                 f"temporary directory to copy it to: make it world-readable")
+    staged = Path(tempfile.mkdtemp(prefix="arena-games-", dir=where))
     target = staged / "games"
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for folder, _, files in os.walk(target):

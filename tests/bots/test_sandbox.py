@@ -334,6 +334,21 @@ def test_a_package_under_a_private_directory_is_staged_where_the_bot_s_uid_reach
     assert jail.library_for_bots() == staged  # staged once
 
 
+def test_the_copy_goes_to_a_temporary_directory_every_uid_reaches(tmp_path, monkeypatch):
+    """TMPDIR may be private too (a per-user temporary directory): the copy then goes to /tmp."""
+    private = tmp_path / "checkout"
+    (private / "games").mkdir(parents=True)
+    (private / "games" / "__init__.py").write_text("")
+    private.chmod(0o700)
+    own_tmp = tmp_path / "own-tmp"
+    own_tmp.mkdir(mode=0o700)
+    monkeypatch.setattr(tempfile, "tempdir", str(own_tmp))
+    monkeypatch.setattr(jail, "library_source", lambda: private / "games")
+    monkeypatch.setattr(jail, "_STAGED", {})
+    staged = jail.library_for_bots()
+    assert not str(staged).startswith(str(own_tmp)) and jail._world_readable(staged), staged
+
+
 def test_a_world_readable_package_is_bound_as_it_is(monkeypatch):
     """A deployment (the Docker image's /app) binds the server's own directory, no copy."""
     with tempfile.TemporaryDirectory(dir="/tmp") as shared:  # /tmp: searchable by every uid

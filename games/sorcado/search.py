@@ -61,7 +61,11 @@ def strongest_first(view: dict, state: dict, seat: int, content: int) -> dict:
 
 class _Modelled:
     """The rules as this search plays them: the game's own, but ``determinize`` believes the
-    model of the module docstring ``BELIEF`` of the time (drawn with the search's own rng)."""
+    model of the module docstring ``BELIEF`` of the time (drawn with the search's own rng).
+
+    The shape of games/engine/tuning.py's ``Evaluated`` (which replaces ``score_now``, not
+    ``determinize``); a wrapper for both there would change Imperial Twing's search code, and
+    so its bench fingerprint, for no change of its play."""
 
     def __init__(self, ruleset):
         self.rules = ruleset

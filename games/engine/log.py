@@ -18,6 +18,7 @@ import datetime as dt
 import hashlib
 import itertools
 import json
+import operator
 import re
 import sys
 import threading
@@ -36,6 +37,7 @@ KINDS = ("match_created", *ENGINE_KINDS, *END_KINDS)
 _KIND_TEXTS = {kind: json.dumps(kind) for kind in KINDS}  # their canonical JSON, for validate
 # "clock": the time the bot took and its bank; "fault": why a default action was played for it.
 ACTION_KEYS = frozenset({"action", "clock", "fault"})
+_PLAIN_ACTION_KEYS = ACTION_KEYS - {"fault"}  # an action a bot chose (validate's common case)
 _CHANCE_KEYS = frozenset({"spec", "outcome"})
 FORFEIT_REASONS = ("timeout", "crash", "illegal_action", "garbage", "resigned", "output_limit")
 # Forfeits for what a seat did when it was asked to act (bots/sandbox has its own, narrower
@@ -350,7 +352,7 @@ class Folder:
                 self.state = act(self.state, seat, payload)
                 return
             if not (text is not None and kind == "chance" and seat is None and seed is not None
-                    and text == self._derived_text(seq, seed)):
+                    and text == self._derived_text(seq, seed, self.state)):
                 check(self, seat, payload, seq, seed)
         except IllegalAction as exc:
             raise LogError(seq, exc.reason) from None
@@ -380,13 +382,13 @@ class Folder:
             raise IllegalAction(f"forfeit names no seat of this match: {seat!r}")
         self._check_forfeit(self.ruleset.next(self.state), payload, seat)
 
-    def _derived_text(self, seq: int, seed: bytes) -> str | None:
+    def _derived_text(self, seq: int, seed: bytes, state) -> str | None:
         """The canonical JSON of the chance payload due now, the rules' spec and the outcome
         derived from ``seed``, or None where none is due (or the rules' spec is not JSON). A
         payload whose canonical JSON is this text is the one ``_step_chance`` accepts: the same
         as the log spells it, key for key and type for type (every chance event of a
         validation; anything else takes ``_step_chance``, which says why)."""
-        nxt = self.ruleset.next(self.state)
+        nxt = self.ruleset.next(state)
         if not isinstance(nxt, Chance):
             return None
         due = nxt.spec
@@ -624,6 +626,10 @@ def _revealed_seed(last: dict, commitment: str | None) -> tuple[bytes | None, st
     return seed, ""
 
 
+# A record's fields in one call (validate): a KeyError or TypeError where one is missing.
+_RECORD_FIELDS = operator.itemgetter("seq", "match", "prev_hash", "kind", "seat", "payload", "time", "hash")
+
+
 def validate(records: Iterable[dict], *, last: dict | None = None,
              snapshots: dict[int, object] | None = None,
              keys: Mapping[str, bytes] | None = None,
@@ -668,18 +674,27 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
         heads = ({kind: f'{{"kind":{text},"match":{match_text},"payload":'
                   for kind, text in _KIND_TEXTS.items()} if match_text is not None else {})
         sha256, fromisoformat = hashlib.sha256, dt.datetime.fromisoformat
-        orjson_text = _orjson_text
-        action_keys = ACTION_KEYS
+        orjson_text, fields = _orjson_text, _RECORD_FIELDS
+        plain_action_keys = _PLAIN_ACTION_KEYS
         step = None  # the folder's step, once match_created has made the folder
         act = None  # and the rules' act_in_place, where the game has it
+        ended = False
         for index, record in enumerate(records):
-            seq = record.get("seq") if isinstance(record, dict) else None
+            # the eight fields in one C call; a record that lacks one (or is no object) reads
+            # them one by one, and each check below names what is missing as it always did
+            try:
+                seq, match, chained, kind, seat, payload, time, hash_ = fields(record)
+                whole = True
+            except (KeyError, TypeError):
+                whole = False
+                seq = record.get("seq") if isinstance(record, dict) else None
             if type(seq) is not int or seq != index:
                 raise LogError(seq, f"expected seq {index} (gap, duplicate or reordering)")
-            match = record.get("match")
+            if not whole:
+                match, chained, hash_ = record.get("match"), record.get("prev_hash"), record.get("hash")
             if match != match_id or not isinstance(match, str):
                 raise LogError(seq, "event of another match")
-            if record.get("prev_hash") != prev_hash:
+            if chained != prev_hash:
                 raise LogError(seq, "hash chain broken: prev_hash is not the previous event's hash")
             try:
                 # record_hash, with what the chain has already proven written once: the match
@@ -687,7 +702,8 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
                 # of the hash before it, or GENESIS); the kind's text from a table. A record of
                 # other types takes record_hash (tests/games/engine/test_log.py holds the two
                 # to the same hash).
-                kind, seat, payload, time = record["kind"], record["seat"], record["payload"], record["time"]
+                if not whole:  # the first field missing is named (KeyError)
+                    kind, seat, payload, time = record["kind"], record["seat"], record["payload"], record["time"]
                 head = heads.get(kind) if type(kind) is str else None
                 text = None  # the payload's canonical JSON, where orjson wrote it
                 if (head is not None and type(time) is str
@@ -704,7 +720,7 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
                     expected_hash = record_hash(record)
             except (KeyError, TypeError, ValueError) as exc:
                 raise LogError(seq, f"malformed record: {exc}") from None
-            prev_hash = record.get("hash")
+            prev_hash = hash_
             if prev_hash != expected_hash:
                 raise LogError(seq, "hash mismatch: the event was changed after it was written")
             # ISO 8601 with a UTC offset, and never before the previous event's time: a forger
@@ -724,27 +740,31 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
             if step is not None:
                 if seed_fault and index == end_index:
                     raise LogError(seq, seed_fault)
+                # ``state`` and ``ended`` are the folder's, held in locals: only _step changes
+                # ``ended``, and it is handed the state and gives it back
                 if (act is not None and kind == "action" and type(seat) is int
                         and 0 <= seat < players and type(payload) is dict
-                        and "fault" not in payload and "action" in payload
-                        and action_keys.issuperset(payload) and not folder.ended):
+                        and "action" in payload and plain_action_keys.issuperset(payload)
+                        and not ended):
                     # Folder._step's first case written out (most records of a validation):
                     # an action checked and applied in one call, without _step's frame
                     try:
-                        folder.state = act(folder.state, seat, payload)
+                        state = act(state, seat, payload)
                     except IllegalAction as exc:
                         raise LogError(seq, exc.reason) from None
                 elif (kind == "chance" and text is not None and seat is None and seed is not None
-                        and not folder.ended
-                        and text == derived_text(seq, seed)):
+                        and not ended
+                        and text == derived_text(seq, seed, state)):
                     # and its chance case: the very payload the rules and the seed make
                     lent_fields["kind"], lent_fields["seat"], lent_fields["payload"] = kind, None, payload
                     try:
-                        folder.state = apply(folder.state, lent)
+                        state = apply(state, lent)
                     except IllegalAction as exc:
                         raise LogError(seq, exc.reason) from None
                 else:
+                    folder.state = state
                     step(seq, kind, seat, payload, seed, text)
+                    state, ended = folder.state, folder.ended
             else:
                 if record.get("seat") is not None:
                     raise LogError(seq, "match_created belongs to no seat")
@@ -753,12 +773,13 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
                 act, players = folder._act, folder.players
                 apply, lent, derived_text = folder._apply, folder._lent, folder._derived_text
                 lent_fields = lent.__dict__
+                state, ended = folder.state, folder.ended
                 seed, seed_fault = _revealed_seed(last, folder.seed_commitment)
                 if seed is None and not seed_fault:
                     report.notes.append("the match has not ended: its seed is secret, "
                                         "chance outcomes are unverified")
             if snapshots and seq in snapshots:
-                if snapshots.pop(seq) != folder.ruleset.encode(folder.state):
+                if snapshots.pop(seq) != folder.ruleset.encode(state):
                     raise LogError(seq, "snapshot differs from the fold of the log")
                 report.snapshots_checked += 1
             if index == end_index:
@@ -773,10 +794,10 @@ def validate(records: Iterable[dict], *, last: dict | None = None,
             raise LogError(end_index, "the log's last record is not the last record given")
         if snapshots:
             raise LogError(min(snapshots), "snapshot beyond the end of the log")
-        if folder.ended:  # last: a fault of the fold is named at its own seq first
+        if ended:  # last: a fault of the fold is named at its own seq first
             from .signature import check_end
             check_end(last, keys=keys, report=report)
-        report.ended = folder.ended
+        report.ended = ended
         report.chance_verified = seed is not None
         report.ok = True
     except LogError as exc:

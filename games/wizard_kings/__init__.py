@@ -511,6 +511,12 @@ class WizardKings(Ruleset):
         from .undead import UndeadBot
         return {"random": RandomBot, "heuristic": HeuristicBot, "undead": UndeadBot}
 
+    def bots(self) -> dict[str, type]:
+        """Ruleset.bots, with this game's own search as ``search`` (games/wizard_kings/search.py:
+        policy switching over ways to move)."""
+        from .search import WizardKingsSearchBot
+        return {**super().bots(), "search": WizardKingsSearchBot}
+
 
 def _clone(state: dict) -> dict:
     """A deep copy of a JSON state (pickle copies plain dicts and lists three times faster than

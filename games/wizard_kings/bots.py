@@ -9,6 +9,8 @@ hit best per gold.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from games.engine.bots import Bot
 
 from .board import distance
@@ -23,10 +25,31 @@ def _value(kind_key: str) -> float:
     return (kind.fire / 6) / kind.cost + (0.1 if kind.flyer else 0)
 
 
+@dataclass(frozen=True)
+class MoveWeights:
+    """How the movement scores a block's move (``HeuristicBot._move``); the defaults are the
+    heuristic bot's own. The best move scoring above ``floor`` is made, none: ``done``."""
+
+    capture: float = 6.0  # into a city it does not hold and no enemy block holds: capture + ...
+    per_gold: float = 3.0  # ... per_gold times the city's gold
+    win: float = 4.0  # into an enemy's hex where its blocks (there and able to reach it) will
+    need: int = 1  # outnumber the enemy's by ``need`` or more
+    lose: float = -3.0  # ... where they will not
+    city: float = 2.0  # ... added where that hex is a city
+    garrison: float = -2.5  # added for the last block leaving a city it holds
+    wizard: float = -1.0  # added for a wizard (wizards follow, they do not lead)
+    floor: float = 0.5
+
+
 class HeuristicBot(Bot):
-    """Plays by the rules of thumb in the module doc."""
+    """Plays by the rules of thumb in the module doc; ``weights`` score its moves (the search bot
+    plays it with other weights, games/wizard_kings/search.py)."""
 
     name = "heuristic"
+
+    def __init__(self, ruleset, seed: int = 0, *, weights: MoveWeights | None = None):
+        super().__init__(ruleset, seed)
+        self.weights = weights or MoveWeights()
 
     def act(self, message: dict):
         view, legal = message["view"], message["legal_actions"]
@@ -81,7 +104,7 @@ class HeuristicBot(Bot):
 
     # -- movement ----------------------------------------------------------------------------
     def _move(self, view, legal):
-        me = self.seat
+        me, weights = self.seat, self.weights
         cities = view["cities"]
         targets = [h for h, c in cities.items() if c["controller"] != me]
         mine = {b["id"]: b for b in view["blocks"] if b["owner"] == me}
@@ -94,7 +117,7 @@ class HeuristicBot(Bot):
         for action in legal:
             if action["type"] == "move":
                 reach.setdefault(action["to"], set()).add(action["block"])
-        best, best_score = None, 0.5
+        best, best_score = None, weights.floor
         for action in legal:
             if action["type"] != "move":
                 continue
@@ -103,17 +126,18 @@ class HeuristicBot(Bot):
             src, to = blk["hex"], action["to"]
             score = 0.0
             if to in cities and cities[to]["controller"] != me and not enemy_at.get(to):
-                score = 6 + 3 * view["board"]["cities"][to]["gold"]
+                score = weights.capture + weights.per_gold * view["board"]["cities"][to]["gold"]
             elif enemy_at.get(to):
                 ours = mine_at.get(to, 0) + len(reach.get(to, ()))
-                score = (4 if ours >= enemy_at[to] + 1 else -3) + (2 if to in cities else 0)
+                score = ((weights.win if ours >= enemy_at[to] + weights.need else weights.lose)
+                         + (weights.city if to in cities else 0))
             elif targets:
                 near = lambda h: min(distance(h, t) for t in targets)  # noqa: E731
                 score = near(src) - near(to)
             if src in cities and cities[src]["controller"] == me and mine_at.get(src, 0) == 1:
-                score -= 2.5                            # keep a garrison in a held city
+                score += weights.garrison               # keep a garrison in a held city
             if kind.wizard:
-                score -= 1.0                            # wizards follow, they do not lead
+                score += weights.wizard                 # wizards follow, they do not lead
             if score > best_score:
                 best, best_score = action, score
         return best or {"type": "done"}

@@ -67,12 +67,17 @@ def neighbours_on_grid(hex_: str) -> list[str]:
 
 def distance(a: str, b: str) -> int:
     """Hexes between two hexes (odd-q offset to cube coordinates)."""
-    def cube(h):
-        col, row = col_row(h)
-        z = row - (col - (col & 1)) // 2
-        return col, -col - z, z
-    (x1, y1, z1), (x2, y2, z2) = cube(a), cube(b)
+    (x1, y1, z1), (x2, y2, z2) = _cube(a), _cube(b)
     return max(abs(x1 - x2), abs(y1 - y2), abs(z1 - z2))
+
+
+@lru_cache(maxsize=10_000)  # every "CCRR" id there is: a hex is parsed once
+def _cube(hex_: str) -> tuple[int, int, int]:
+    """The cube coordinates of a hex (odd-q offset): the heuristic bot asks a distance of every
+    move it weighs, which its playouts in the search bot ask thousands of times a move."""
+    col, row = col_row(hex_)
+    z = row - (col - (col & 1)) // 2
+    return col, -col - z, z
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,14 @@ class HeuristicBot(Bot):
         for action in legal:
             if action["type"] == "move":
                 reach.setdefault(action["to"], set()).add(action["block"])
+        nearest: dict[str, int] = {}  # hex -> hexes to the nearest target, asked once a hex
+
+        def near(hex_: str) -> int:
+            found = nearest.get(hex_)
+            if found is None:
+                found = nearest[hex_] = min(distance(hex_, t) for t in targets)
+            return found
+
         best, best_score = None, weights.floor
         for action in legal:
             if action["type"] != "move":
@@ -132,7 +140,6 @@ class HeuristicBot(Bot):
                 score = ((weights.win if ours >= enemy_at[to] + weights.need else weights.lose)
                          + (weights.city if to in cities else 0))
             elif targets:
-                near = lambda h: min(distance(h, t) for t in targets)  # noqa: E731
                 score = near(src) - near(to)
             if src in cities and cities[src]["controller"] == me and mine_at.get(src, 0) == 1:
                 score += weights.garrison               # keep a garrison in a held city

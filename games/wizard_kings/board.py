@@ -119,6 +119,8 @@ class Board:
     _steps: dict[tuple, dict] = field(default_factory=dict, repr=False)
     # movement.room_to_stand's tables, for water blocks and for the others (built once each)
     _room: dict[bool, dict] = field(default_factory=dict, repr=False)
+    # movement._routes' paths, by the kind, seat, start and what stands in reach (kept, bounded)
+    _routes: dict[tuple, tuple] = field(default_factory=dict, repr=False)
 
     def neighbours(self, hex_: str) -> list[str]:
         """The hexes of this board next to ``hex_`` (computed once per hex)."""

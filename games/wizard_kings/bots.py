@@ -25,6 +25,13 @@ def _value(kind_key: str) -> float:
     return (kind.fire / 6) / kind.cost + (0.1 if kind.flyer else 0)
 
 
+# hexes to the nearest target, by the targets (the cities a seat does not hold) and the hex: a
+# distance is geometry, the same on every board, and the targets change only when a city does,
+# so the search bot's playouts (thousands of moves weighed a move) ask each one once
+_NEAREST: dict[tuple[str, ...], dict[str, int]] = {}
+_NEAREST_KEPT = 1024  # sets of targets kept before the memo starts afresh
+
+
 @dataclass(frozen=True)
 class MoveWeights:
     """How the movement scores a block's move (``HeuristicBot._move``); the defaults are the
@@ -46,6 +53,9 @@ class HeuristicBot(Bot):
     plays it with other weights, games/wizard_kings/search.py)."""
 
     name = "heuristic"
+    # The parts of its view it reads: the search bot's playouts build only these
+    # (seat_view's ``keys``); tests/games/wizard_kings/test_search.py holds it to them.
+    READS = ("phase", "cities", "blocks", "board", "battle", "draft")
 
     def __init__(self, ruleset, seed: int = 0, *, weights: MoveWeights | None = None):
         super().__init__(ruleset, seed)
@@ -117,7 +127,12 @@ class HeuristicBot(Bot):
         for action in legal:
             if action["type"] == "move":
                 reach.setdefault(action["to"], set()).add(action["block"])
-        nearest: dict[str, int] = {}  # hex -> hexes to the nearest target, asked once a hex
+        key = tuple(targets)
+        nearest = _NEAREST.get(key)
+        if nearest is None:
+            if len(_NEAREST) >= _NEAREST_KEPT:
+                _NEAREST.clear()
+            nearest = _NEAREST[key] = {}
 
         def near(hex_: str) -> int:
             found = nearest.get(hex_)

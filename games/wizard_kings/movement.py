@@ -10,7 +10,7 @@ transport (4.8) between friendly ports, within each port's capacity (4.81).
 """
 from __future__ import annotations
 
-from .board import Board, side
+from .board import Board, distance, side
 from .content import kind_of
 from .state import blocks_at, board, contested, is_enemy
 
@@ -246,53 +246,39 @@ def _port_left(state: dict, b: Board, h: str) -> int:
     return b.cities[h].gold + (1 if haven else 0) - state["port_use"].get(h, 0)
 
 
-def destinations(state: dict, bid: str, hostile_memo: dict[str, bool] | None = None) -> list[dict]:
-    """Every legal move of block ``bid`` now: [{"to", "via", "side"}] ("via" and "side" only
-    where the destination is enemy-held: the hexside entered and the side joined matter).
-    ``hostile_memo``: which hexes are hostile to the block's owner, shared by the caller between
-    the blocks of one seat in one state (rules.move_options)."""
-    block = state["blocks"][bid]
-    kind = kind_of(block["kind"])
-    if block["moved"] or kind.move == 0 or block["cast"]:
-        return []
-    is_pinned, barred = pinned(state, bid)
-    if is_pinned:
-        return []
-    b = board(state)
-    seat, start = block["owner"], block["hex"]
-    found: dict[tuple, dict] = {}
-    offered: set[tuple] = set()
-    hostile_memo = {} if hostile_memo is None else hostile_memo
-    at, fights = state["at"], state["fights"]
-    room = room_to_stand(b, "water" in kind.traits)
+_ROUTES_KEPT = 100_000  # a board's routes kept (``_routes``) before its memo starts afresh
 
-    def hostile(h: str) -> bool:
-        """An enemy hex or a battle to come: a block entering it stops (4.2, 4.4). A battle to
-        come (``contested``: blocks of two seats) is an enemy hex to every seat, so ``is_enemy``
-        answers both."""
-        found = hostile_memo.get(h)
-        if found is None:
-            found = hostile_memo[h] = is_enemy(state, h, seat)
-        return found
+
+def _routes(b: Board, kind, seat: int, start: str, barred: set[str], hostile: Hostile) -> tuple:
+    """The hexes a block of ``kind`` in ``start`` may end its move in, whatever is there, as
+    (the hex it enters from, the hex, hostile?): every hostile hex by each hex it may be entered
+    from (4.6, 4.7: the hexside entered matters), every other hex once. Stacking and battles
+    there are the caller's (``destinations``).
+
+    The routes depend on nothing but the board, the kind, the seat, the start, the hexsides the
+    block may not leave by (4.7) and which hexes in its reach are hostile; by these they are
+    kept on the board (``Board._routes``): a search bot's playouts ask the same blocks in the
+    same places thousands of times a move, where the search over paths was a third of a
+    playout's time."""
+    # the search goes kind.move hexes, one more along a road (3.3)
+    key = (kind.key, seat, start, tuple(sorted(barred)), hostile.near(start, kind.move + 1))
+    found = b._routes.get(key)
+    if found is None:
+        if len(b._routes) >= _ROUTES_KEPT:
+            b._routes.clear()
+        found = b._routes[key] = _search_routes(b, kind, start, barred, hostile)
+    return found
+
+
+def _search_routes(b: Board, kind, start: str, barred: set[str], hostile: Hostile) -> tuple:
+    """``_routes``, searched: breadth first over the board. A battle to come (``contested``:
+    blocks of two seats) is an enemy hex to every seat: a block entering it stops too."""
+    offered: dict[tuple, tuple] = {}
 
     def offer(via: str, to: str, enemy: bool):
         memo = (via if enemy else None, to)
-        if memo in offered:
-            return
-        offered.add(memo)
-        if not enemy and to not in fights:   # the common case: a hex of ours or nobody's
-            if len(at.get(to, ())) < room[to]:          # can_stand, and 4.5's stacking
-                found[(to, None, None)] = {"to": to}
-            return
-        for side_ in _can_end(state, seat, kind, via, to, b, state["options"]):
-            key = (to, via if enemy else None, side_)
-            move = {"to": to}
-            if enemy:
-                move["via"] = via
-            if side_ is not None and fights.get(to) is not None \
-                    and str(seat) not in fights[to]["sides"]:
-                move["side"] = side_
-            found[key] = move
+        if memo not in offered:
+            offered[memo] = (via, to, enemy)
 
     if kind.flyer:
         frontier, seen = [start], {start}
@@ -323,9 +309,7 @@ def destinations(state: dict, bid: str, hostile_memo: dict[str, bool] | None = N
                     on_road = road and road_side
                     if not on_road and (not free or used + 1 > kind.move):
                         continue
-                    enemy = hostile_memo.get(n)
-                    if enemy is None:
-                        enemy = hostile(n)
+                    enemy = hostile(n)
                     offer(h, n, enemy)
                     if enemy:
                         continue                        # 4.2: stop and fight
@@ -339,5 +323,65 @@ def destinations(state: dict, bid: str, hostile_memo: dict[str, bool] | None = N
                         seen.add(key)
                         nxt.append(key)
             frontier = nxt
+    return tuple(offered.values())
+
+
+class Hostile:
+    """Which hexes are hostile to one seat in one state (an enemy hex or a battle to come, 4.2,
+    4.4: ``is_enemy``), found as asked and shared by the seat's blocks (rules.move_options):
+    ``hexes`` hex by hex, ``near`` all of them within a distance of a hex."""
+
+    __slots__ = ("state", "seat", "hexes", "_all")
+
+    def __init__(self, state: dict, seat: int):
+        self.state, self.seat, self.hexes = state, seat, {}
+        self._all: list[str] | None = None
+
+    def __call__(self, h: str) -> bool:
+        found = self.hexes.get(h)
+        if found is None:
+            found = self.hexes[h] = is_enemy(self.state, h, self.seat)
+        return found
+
+    def near(self, start: str, reach: int) -> tuple[str, ...]:
+        """The hostile hexes at most ``reach`` hexes from ``start``, sorted."""
+        if self._all is None:
+            state, seat = self.state, self.seat
+            found = {h for h, ids in state["at"].items() if ids} | set(state["city_owner"])
+            self._all = sorted(h for h in found if self(h))
+        return tuple(h for h in self._all if distance(start, h) <= reach)
+
+
+def destinations(state: dict, bid: str, hostile: Hostile | None = None) -> list[dict]:
+    """Every legal move of block ``bid`` now: [{"to", "via", "side"}] ("via" and "side" only
+    where the destination is enemy-held: the hexside entered and the side joined matter).
+    ``hostile``: which hexes are hostile to the block's owner, shared by the caller between
+    the blocks of one seat in one state (rules.move_options)."""
+    block = state["blocks"][bid]
+    kind = kind_of(block["kind"])
+    if block["moved"] or kind.move == 0 or block["cast"]:
+        return []
+    is_pinned, barred = pinned(state, bid)
+    if is_pinned:
+        return []
+    b = board(state)
+    seat, start = block["owner"], block["hex"]
+    found: dict[tuple, dict] = {}
+    at, fights = state["at"], state["fights"]
+    room = room_to_stand(b, "water" in kind.traits)
+    hostile = Hostile(state, seat) if hostile is None else hostile
+    for via, to, enemy in _routes(b, kind, seat, start, barred, hostile):
+        if not enemy and to not in fights:              # a hex of ours or nobody's
+            if len(at.get(to, ())) < room[to]:          # can_stand, and 4.5's stacking
+                found[(to, None, None)] = {"to": to}
+            continue
+        for side_ in _can_end(state, seat, kind, via, to, b, state["options"]):
+            move = {"to": to}
+            if enemy:
+                move["via"] = via
+            if side_ is not None and fights.get(to) is not None \
+                    and str(seat) not in fights[to]["sides"]:
+                move["side"] = side_
+            found[(to, via if enemy else None, side_)] = move
     moves = [found[k] for k in sorted(found, key=lambda k: (k[0], k[1] or "", k[2] or ""))]
     return moves + transport(state, bid)

@@ -12,7 +12,7 @@ import threading
 from . import battle, build, scenarios
 from .board import board_of, distance
 from .content import army_keys, kind_of, spell_of, armies
-from .movement import destinations, is_port
+from .movement import Hostile, destinations, is_port
 from .state import (blocks_at, board, city_gold, controller, is_friendly, live_seats, place,
                     remove)
 
@@ -214,7 +214,7 @@ def _move_listing(state: dict, seat: int) -> dict:
     (no block listed) unless it is remembered."""
     key, moves = _move_key(state, seat), _LISTINGS.moves
     if moves["key"] != key or moves["state"] is not state:
-        moves.update(key=key, state=state, options={}, hostile={},
+        moves.update(key=key, state=state, options={}, hostile=Hostile(state, seat),
                      rest=sorted(b for b, blk in state["blocks"].items() if blk["owner"] == seat))
     return moves
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 from games.engine.protocol import Chance, Ended, Event, Result
 from games.engine.search import ROLLOUT_EVENTS, SearchBot, rewards, sample_outcome
 
+from . import seat_view
 from .bots import HeuristicBot, MoveWeights
 
 # The ways of moving searched over, the heuristic bot's own first (it plays where they tie).
@@ -119,7 +120,8 @@ class WizardKingsSearchBot(SearchBot):
             seat = nxt.seats[0]
             bot = policy if seat == me else self.model
             bot.seat = seat
-            action = bot.act({"type": "act", "seat": seat, "view": ruleset.view(state, seat),
+            view = seat_view(state, seat, keys=bot.READS)  # the parts the bot reads
+            action = bot.act({"type": "act", "seat": seat, "view": view,
                               "legal_actions": ruleset.legal_actions(state, seat)})
             state = apply(state, Event.action(seat, action))
         return 0.5  # a playout that never ended: a draw, as the generic search counts it

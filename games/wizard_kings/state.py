@@ -36,19 +36,20 @@ def blocks_at(state: dict, hex_: str, seat: int | None = None) -> list[str]:
 def controller(state: dict, hex_: str) -> int | None:
     """4.4 and footnote 7: the one seat whose blocks hold the hex; an empty city belongs to the
     seat whose map it lies on (None once that seat has left the match); else nobody."""
-    owners = {state["blocks"][b]["owner"] for b in state["at"].get(hex_, [])}
-    if len(owners) == 1:
-        return owners.pop()
-    if not owners:
+    ids = state["at"].get(hex_)
+    if not ids:
         return state["city_owner"].get(hex_)
-    return None
+    blocks = state["blocks"]
+    owner = blocks[ids[0]]["owner"]
+    return owner if all(blocks[b]["owner"] == owner for b in ids) else None
 
 
 def is_enemy(state: dict, hex_: str, seat: int) -> bool:
     """4.4: a hex holding another seat's blocks, or another seat's empty city."""
-    owners = {state["blocks"][b]["owner"] for b in state["at"].get(hex_, [])}
-    if owners:
-        return bool(owners - {seat})
+    ids = state["at"].get(hex_)
+    if ids:
+        blocks = state["blocks"]
+        return any(blocks[b]["owner"] != seat for b in ids)
     owner = state["city_owner"].get(hex_)
     return owner is not None and owner != seat
 
@@ -60,8 +61,12 @@ def is_friendly(state: dict, hex_: str, seat: int) -> bool:
 
 def contested(state: dict, hex_: str) -> bool:
     """A hex where blocks of two or more seats stand: a battle to come or under way."""
-    ids = state["at"].get(hex_, [])
-    return len({state["blocks"][b]["owner"] for b in ids}) > 1
+    ids = state["at"].get(hex_)
+    if not ids:
+        return False
+    blocks = state["blocks"]
+    owner = blocks[ids[0]]["owner"]
+    return any(blocks[b]["owner"] != owner for b in ids)
 
 
 def city_gold(state: dict, seat: int) -> int:

@@ -124,3 +124,35 @@ def test_4_2_threads_list_their_own_states():
     finally:
         sys.setswitchinterval(interval)
     assert wrong == []
+
+
+@pytest.mark.parametrize("options, players", [({}, 2), ({}, 3), ({"expansion": True}, 2),
+                                              *[(o, 2) for o in scenarios.conformance_options()]])
+def test_4_2_the_routes_kept_are_the_routes_a_fresh_search_finds(options, players):
+    """4.2-4.7: "ĝis kie movkapablo kaj la tereno permesos": the hexes a block may end its
+    move in are found by a search over paths that depends on the board, the kind, the seat,
+    the start, the hexsides it may not leave by (4.7) and the hostile hexes in its reach (4.2,
+    4.4); ``movement._routes`` keeps them by these. Served from that memo (filled by earlier
+    states of the same matches), they are what a fresh search finds in the state asked about."""
+    from games.wizard_kings import movement
+    from games.wizard_kings.content import kind_of
+    from games.wizard_kings.state import board
+    served = 0
+    for seed in range(3):
+        for state, seat in move_states(options, players, seed):
+            b = board(state)
+            for bid, blk in sorted(state["blocks"].items()):
+                kind = kind_of(blk["kind"])
+                if blk["owner"] != seat or blk["moved"] or blk["cast"] or kind.move == 0:
+                    continue
+                is_pinned, barred = movement.pinned(state, bid)
+                if is_pinned:
+                    continue
+                hostile = movement.Hostile(state, seat)
+                key = (kind.key, seat, blk["hex"], tuple(sorted(barred)),
+                       hostile.near(blk["hex"], kind.move + 1))
+                served += key in b._routes
+                kept = movement._routes(b, kind, seat, blk["hex"], barred, hostile)
+                assert kept == movement._search_routes(b, kind, blk["hex"], barred,
+                                                       movement.Hostile(state, seat)), (bid, seed)
+    assert served > 50, served  # the memo served routes found in other states

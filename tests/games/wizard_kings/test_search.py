@@ -173,3 +173,83 @@ def test_it_is_deterministic_under_an_iteration_cap(watched_match):
     messages = [m for m, *_ in search.seen if m["view"]["phase"] == "move"][:12]
     first, second = _bot(0, iterations=2), _bot(0, iterations=2)
     assert [first.act(m) for m in messages] == [second.act(m) for m in messages]
+
+
+# -- what the playouts are made of ------------------------------------------------------------
+
+def _heuristic_decisions(options: dict, players: int, seed: int):
+    """Every decision of a match of heuristic bots (chance seeded), as (state, the seat to act):
+    unlike random play, it reaches battles."""
+    from games.engine.protocol import Chance, Ended, Event
+    from games.engine.search import sample_outcome
+    rng, state = random.Random(seed), R.setup(players, R.options(options))
+    bots = [HeuristicBot(R, seat) for seat in range(players)]
+    for seat, bot in enumerate(bots):
+        bot.seat = seat
+    while not isinstance(nxt := R.next(state), Ended):
+        if isinstance(nxt, Chance):
+            state = R.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
+            continue
+        seat = nxt.seats[0]
+        yield state, seat
+        state = R.apply(state, Event.action(seat, bots[seat].act(_message(state, seat))))
+
+
+def _bot_reads() -> set[str]:
+    """The keys of ``view[...]`` the heuristic bot's source reads."""
+    import ast
+    import inspect
+
+    from games.wizard_kings import bots
+    tree = ast.parse(inspect.getsource(bots))
+    return {node.slice.value for node in ast.walk(tree)
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and node.value.id == "view" and isinstance(node.slice, ast.Constant)}
+
+
+def test_the_heuristic_bot_reads_only_the_parts_of_its_view_it_declares():
+    """The playouts give the heuristic bots only the parts of a view they read
+    (``HeuristicBot.READS``); a part read and not declared would be missing there."""
+    reads = _bot_reads()
+    assert reads, "no view[...] read found: the check reads nothing"
+    assert reads <= set(HeuristicBot.READS), reads - set(HeuristicBot.READS)
+
+
+@pytest.mark.parametrize("options, players", [({}, 2), ({}, 3), ({"expansion": True}, 2),
+                                              ({"scenario": "alliance-spread"}, 2)])
+def test_a_partial_view_is_the_whole_views_parts_and_the_bots_choose_alike(options, players):
+    """``seat_view(state, seat, keys=...)`` builds each part equal to the whole view's, and the
+    heuristic bot (each policy's weights) chooses the same action from the parts it reads as
+    from the whole view, over the decisions of a match of heuristic bots."""
+    from games.wizard_kings import PARTS, seat_view
+    bots = [HeuristicBot(R, 1, weights=weights) for weights in POLICIES.values()]
+    checked = set()
+    for state, seat in _heuristic_decisions(options, players, 4):
+        whole = R.view(state, seat)
+        parts = seat_view(state, seat, keys=tuple(PARTS))
+        assert parts == {key: whole[key] for key in PARTS}
+        legal = R.legal_actions(state, seat)
+        for bot in bots:
+            bot.seat = seat
+            full = bot.act({"type": "act", "seat": seat, "view": whole, "legal_actions": legal})
+            read = bot.act({"type": "act", "seat": seat, "legal_actions": legal,
+                            "view": seat_view(state, seat, keys=HeuristicBot.READS)})
+            assert read == full, (state["phase"], seat)
+        checked.add(state["phase"])
+    assert {"move", "battle", "build"} <= checked, checked
+
+
+def test_the_heuristic_bot_changes_nothing_of_the_view_it_reads():
+    """A partial view shares the board with every other (``board_view(..., shared=True)``): the
+    bots it is given must not change it."""
+    import copy
+
+    from games.wizard_kings import seat_view
+    bot = HeuristicBot(R, 1)
+    for state, seat in _heuristic_decisions({}, 2, 6):
+        view = seat_view(state, seat, keys=HeuristicBot.READS)
+        before = copy.deepcopy(view)
+        bot.seat = seat
+        bot.act({"type": "act", "seat": seat, "view": view,
+                 "legal_actions": R.legal_actions(state, seat)})
+        assert view == before

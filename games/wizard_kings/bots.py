@@ -140,25 +140,33 @@ class HeuristicBot(Bot):
                 found = nearest[hex_] = min(distance(hex_, t) for t in targets)
             return found
 
+        facts: dict[str, tuple] = {}  # block -> (its hex's near, the last in a city it holds, a wizard)
         best, best_score = None, weights.floor
         for action in legal:
             if action["type"] != "move":
                 continue
-            blk = mine[action["block"]]
-            kind = kind_of(blk["kind"])
-            src, to = blk["hex"], action["to"]
+            bid, to = action["block"], action["to"]
+            fact = facts.get(bid)
+            if fact is None:
+                blk = mine[bid]
+                src = blk["hex"]
+                fact = facts[bid] = (near(src) if targets else 0,
+                                     src in cities and cities[src]["controller"] == me
+                                     and mine_at.get(src, 0) == 1, kind_of(blk["kind"]).wizard)
+            from_near, last, wizard = fact
+            enemies = enemy_at.get(to)
             score = 0.0
-            if to in cities and cities[to]["controller"] != me and not enemy_at.get(to):
+            if to in cities and cities[to]["controller"] != me and not enemies:
                 score = weights.capture + weights.per_gold * view["board"]["cities"][to]["gold"]
-            elif enemy_at.get(to):
+            elif enemies:
                 ours = mine_at.get(to, 0) + len(reach.get(to, ()))
-                score = ((weights.win if ours >= enemy_at[to] + weights.need else weights.lose)
+                score = ((weights.win if ours >= enemies + weights.need else weights.lose)
                          + (weights.city if to in cities else 0))
             elif targets:
-                score = near(src) - near(to)
-            if src in cities and cities[src]["controller"] == me and mine_at.get(src, 0) == 1:
+                score = from_near - (nearest.get(to) or near(to))
+            if last:
                 score += weights.garrison               # keep a garrison in a held city
-            if kind.wizard:
+            if wizard:
                 score += weights.wizard                 # wizards follow, they do not lead
             if score > best_score:
                 best, best_score = action, score

@@ -10,7 +10,9 @@ transport (4.8) between friendly ports, within each port's capacity (4.81).
 """
 from __future__ import annotations
 
-from .board import Board, distance, side
+from functools import lru_cache
+
+from .board import Board, neighbours_on_grid, side
 from .content import kind_of
 from .state import blocks_at, board, contested, is_enemy
 
@@ -323,7 +325,8 @@ def _search_routes(b: Board, kind, start: str, barred: set[str], hostile: Hostil
                         seen.add(key)
                         nxt.append(key)
             frontier = nxt
-    return tuple(offered.values())
+    # in the order of the moves listed: by hex, then by the hex entered from (hostile hexes)
+    return tuple(sorted(offered.values(), key=lambda r: (r[1], r[0] if r[2] else "")))
 
 
 class Hostile:
@@ -349,7 +352,18 @@ class Hostile:
             state, seat = self.state, self.seat
             found = {h for h, ids in state["at"].items() if ids} | set(state["city_owner"])
             self._all = sorted(h for h in found if self(h))
-        return tuple(h for h in self._all if distance(start, h) <= reach)
+        disc = _within(start, reach)
+        return tuple(h for h in self._all if h in disc)
+
+
+@lru_cache(maxsize=20_000)
+def _within(start: str, reach: int) -> frozenset[str]:
+    """The hex ids at most ``reach`` hexes from ``start`` (on the unbounded grid)."""
+    found, frontier = {start}, [start]
+    for _ in range(reach):
+        frontier = [n for h in frontier for n in neighbours_on_grid(h) if n not in found]
+        found.update(frontier)
+    return frozenset(found)
 
 
 def destinations(state: dict, bid: str, hostile: Hostile | None = None) -> list[dict]:
@@ -366,14 +380,14 @@ def destinations(state: dict, bid: str, hostile: Hostile | None = None) -> list[
         return []
     b = board(state)
     seat, start = block["owner"], block["hex"]
-    found: dict[tuple, dict] = {}
+    moves: list[dict] = []  # in the routes' order, each hex's sides in order: sorted
     at, fights = state["at"], state["fights"]
     room = room_to_stand(b, "water" in kind.traits)
     hostile = Hostile(state, seat) if hostile is None else hostile
     for via, to, enemy in _routes(b, kind, seat, start, barred, hostile):
         if not enemy and to not in fights:              # a hex of ours or nobody's
             if len(at.get(to, ())) < room[to]:          # can_stand, and 4.5's stacking
-                found[(to, None, None)] = {"to": to}
+                moves.append({"to": to})
             continue
         for side_ in _can_end(state, seat, kind, via, to, b, state["options"]):
             move = {"to": to}
@@ -382,6 +396,5 @@ def destinations(state: dict, bid: str, hostile: Hostile | None = None) -> list[
             if side_ is not None and fights.get(to) is not None \
                     and str(seat) not in fights[to]["sides"]:
                 move["side"] = side_
-            found[(to, via if enemy else None, side_)] = move
-    moves = [found[k] for k in sorted(found, key=lambda k: (k[0], k[1] or "", k[2] or ""))]
+            moves.append(move)
     return moves + transport(state, bid)

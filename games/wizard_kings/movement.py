@@ -248,7 +248,13 @@ def _port_left(state: dict, b: Board, h: str) -> int:
     return b.cities[h].gold + (1 if haven else 0) - state["port_use"].get(h, 0)
 
 
-_ROUTES_KEPT = 100_000  # a board's routes kept (``_routes``) before its memo starts afresh
+# The memory the kept routes may take (``_routes``; about 1.3 kB a route, and a search bot's
+# game at 200 ms a move keeps some 2,400): a board keeps at most _ROUTES_KEPT routes, then
+# starts afresh, and at most _ROUTED_BOARDS boards keep routes at once (a worker plays matches
+# on many boards), the one that began keeping first forgetting its own: 100 MB at the most.
+_ROUTES_KEPT = 20_000
+_ROUTED_BOARDS = 4
+_routed: list[Board] = []  # the boards keeping routes, the first to begin first
 
 
 def _routes(b: Board, kind, seat: int, start: str, barred: set[str], hostile: Hostile) -> tuple:
@@ -264,12 +270,25 @@ def _routes(b: Board, kind, seat: int, start: str, barred: set[str], hostile: Ho
     playout's time."""
     # the search goes kind.move hexes, one more along a road (3.3)
     key = (kind.key, seat, start, tuple(sorted(barred)), hostile.near(start, kind.move + 1))
-    found = b._routes.get(key)
+    routes = b._routes
+    found = routes.get(key)
     if found is None:
-        if len(b._routes) >= _ROUTES_KEPT:
-            b._routes.clear()
-        found = b._routes[key] = _search_routes(b, kind, start, barred, hostile)
+        if not routes:
+            _keeps_routes(b)
+        elif len(routes) >= _ROUTES_KEPT:
+            routes.clear()
+        found = routes[key] = _search_routes(b, kind, start, barred, hostile)
     return found
+
+
+def _keeps_routes(b: Board) -> None:
+    """``b`` begins keeping routes: the board that began first forgets its own where more
+    than _ROUTED_BOARDS would keep them (boards compared by identity)."""
+    if any(other is b for other in _routed):
+        return
+    _routed.append(b)
+    while len(_routed) > _ROUTED_BOARDS:
+        _routed.pop(0)._routes.clear()
 
 
 def _search_routes(b: Board, kind, start: str, barred: set[str], hostile: Hostile) -> tuple:
@@ -356,7 +375,7 @@ class Hostile:
         return tuple(h for h in self._all if h in disc)
 
 
-@lru_cache(maxsize=20_000)
+@lru_cache(maxsize=4096)  # a board's hexes by the reaches of its kinds (up to 5 kB each)
 def _within(start: str, reach: int) -> frozenset[str]:
     """The hex ids at most ``reach`` hexes from ``start`` (on the unbounded grid)."""
     found, frontier = {start}, [start]

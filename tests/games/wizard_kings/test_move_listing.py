@@ -156,3 +156,30 @@ def test_4_2_the_routes_kept_are_the_routes_a_fresh_search_finds(options, player
                 assert kept == movement._search_routes(b, kind, blk["hex"], barred,
                                                        movement.Hostile(state, seat)), (bid, seed)
     assert served > 50, served  # the memo served routes found in other states
+
+
+def test_the_routes_kept_are_bounded(monkeypatch):
+    """The routes kept take bounded memory in a worker that plays match after match: a board
+    keeps at most ``_ROUTES_KEPT`` of them, and at most ``_ROUTED_BOARDS`` boards keep any (the
+    first to begin forgets its own)."""
+    from games.wizard_kings import movement
+    from games.wizard_kings.board import board_of
+    from games.wizard_kings.content import kind_of
+
+    from .conftest import find_kind
+    monkeypatch.setattr(movement, "_ROUTES_KEPT", 5)
+    monkeypatch.setattr(movement, "_ROUTED_BOARDS", 1)
+    monkeypatch.setattr(movement, "_routed", [])
+    first, second = board_of(("t-west", "t-east")), board_of(("t-east", "t-west"))
+    first._routes.clear()
+    second._routes.clear()
+    kind = kind_of(find_kind(lambda k: k.move >= 2 and not k.flyer and not k.traits))
+    state = {"at": {}, "city_owner": {}, "blocks": {}}
+    starts = [h for h in sorted(first.terrain) if first.land(h)][:12]
+    for start in starts:
+        movement._routes(first, kind, 0, start, set(), movement.Hostile(state, 0))
+        assert 1 <= len(first._routes) <= 5
+    assert len(starts) == 12
+    movement._routes(second, kind, 0, starts[0], set(), movement.Hostile(state, 0))
+    assert len(second._routes) == 1 and not first._routes   # one board keeps routes at a time
+    assert len(movement._routed) == 1 and movement._routed[0] is second

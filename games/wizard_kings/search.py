@@ -28,15 +28,16 @@ Against the heuristic bot that model is right but for its hidden blocks and the 
 another bot it is a guess, as the uniform random playouts of the generic search are.
 
 Measured by bench/search.py (200 ms of CPU time a move against the heuristic bot, 200 games;
-BENCHMARKS.md, the search section and its notes): 130 wins, 54 ties, 16 losses (65.0 % wins,
-score 78.5 %) at 84 playouts a second, where the heuristic bot in the same seat went 48-94-58 on
-the same deals. Its earlier pools, the same policies with slower playouts: 119-72-9 (59.5 %) and
-114-64-22 (57.0 %) at 51 playouts a second, 29-9-2 of 40 at 1 s a move. Each policy alone
+BENCHMARKS.md, the search section and its notes): 126 wins, 65 ties, 9 losses (63.0 % wins,
+score 79.2 %) at 85 playouts a second, where the heuristic bot in the same seat went 48-94-58 on
+the same deals; a pool of the same play before the kept routes were bounded, 130-54-16 (65.0 %).
+Its earlier pools, the same policies with slower playouts: 119-72-9 (59.5 %) and 114-64-22
+(57.0 %) at 51 playouts a second, 29-9-2 of 40 at 1 s a move. Each policy alone
 against the heuristic bot, without the search, on the same deals: ``attack`` 81-79-40,
 ``storm`` 82-81-37, ``defend`` 26-108-66. A playout is the rules' own work (the move listings,
 ``apply``) and its bots' (views of the six parts they read, ``HeuristicBot.READS``; the moves
-weighed); the rules keep the paths a block's search found (movement._routes), which the
-playouts ask again and again.
+weighed); the rules keep the paths a block's search found (movement._routes, bounded), which
+the playouts ask again and again.
 """
 from __future__ import annotations
 

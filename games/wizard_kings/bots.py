@@ -140,7 +140,7 @@ class HeuristicBot(Bot):
                 found = nearest[hex_] = min(distance(hex_, t) for t in targets)
             return found
 
-        facts: dict[str, tuple] = {}  # block -> (its hex's near, the last in a city it holds, a wizard)
+        facts: dict[str, tuple] = {}  # block -> (its hex's near, last in a city it holds, wizard)
         best, best_score = None, weights.floor
         for action in legal:
             if action["type"] != "move":

@@ -31,8 +31,8 @@ Measured by bench/search.py (200 ms of CPU time a move against the heuristic bot
 BENCHMARKS.md, the search section and its notes): 126 wins, 65 ties, 9 losses (63.0 % wins,
 score 79.2 %) at 85 playouts a second, where the heuristic bot in the same seat went 48-94-58 on
 the same deals; a pool of the same play before the kept routes were bounded, 130-54-16 (65.0 %).
-Its earlier pools, the same policies with slower playouts: 119-72-9 (59.5 %) and 114-64-22
-(57.0 %) at 51 playouts a second, 29-9-2 of 40 at 1 s a move. Each policy alone
+Its earlier pools, the same policies with slower playouts: 119-72-9 (59.5 %, 30 playouts a
+second) and 114-64-22 (57.0 %, 51 playouts a second; 29-9-2 of 40 at 1 s a move). Each policy alone
 against the heuristic bot, without the search, on the same deals: ``attack`` 81-79-40,
 ``storm`` 82-81-37, ``defend`` 26-108-66. A playout is the rules' own work (the move listings,
 ``apply``) and its bots' (views of the six parts they read, ``HeuristicBot.READS``; the moves

@@ -80,7 +80,9 @@ def fingerprint(game: str) -> str:
     digest = hashlib.sha256(json.dumps([THINK_MS, STRONG_MS, OPTIONS.get(game, {})]).encode())
     engine = ROOT / "games" / "engine"
     tuned = [engine / "tuning.py"] if _imports_tuning(package) else []
-    for path in [engine / "search.py", engine / "protocol.py", *tuned, *sorted(package.rglob("*"))]:
+    # chance.py: the playouts' chance outcomes (chance.sample) are drawn there.
+    for path in [engine / "search.py", engine / "chance.py", engine / "protocol.py", *tuned,
+                 *sorted(package.rglob("*"))]:
         if path.is_file() and path.suffix == ".py":
             digest.update(str(path.relative_to(ROOT)).encode() + _code(path.read_text()).encode())
         elif path.is_file() and path.suffix == ".json":

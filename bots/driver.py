@@ -119,11 +119,20 @@ def builtin_bot(ruleset, name: str, seed: int, time_control: TimeControl):
     return bot
 
 
+def decision_bound(ruleset, players: int, options: dict) -> int | None:
+    """The most times one seat can be asked to act in a match of these options: the game's
+    bound on a match's events (``max_events``), None for a game that states none. It sets an
+    uploaded bot's CPU allowance (bots.sandbox.cpu_allowance)."""
+    bound = getattr(ruleset, "max_events", None)
+    return bound(players, ruleset.options(options)) if bound is not None else None
+
+
 def seat_bot(*, seat: int, info: dict, ruleset, time_control: TimeControl, bot_seed: int,
-             bank_ms: int | None = None):
+             bank_ms: int | None = None, decisions: int | None = None):
     """The bot playing ``seat``: a built-in bot in process, or an uploaded bot in the sandbox
     (refused with SandboxUnavailable where bubblewrap cannot run, unless the local-development
-    setting ARENA_ALLOW_UNSANDBOXED_BOTS is on)."""
+    setting ARENA_ALLOW_UNSANDBOXED_BOTS is on) whose CPU allowance covers ``decisions`` moves
+    at this time control (decision_bound)."""
     from .services import bot_version_code_dir
 
     version = BotVersion.objects.select_related("bot").get(pk=info["bot_version"])
@@ -133,7 +142,7 @@ def seat_bot(*, seat: int, info: dict, ruleset, time_control: TimeControl, bot_s
     if not unsandboxed:
         sandbox_check()
     return SandboxedBot(bot_version_code_dir(version=version), time_control=time_control,
-                        sandbox=not unsandboxed, bank_ms=bank_ms)
+                        sandbox=not unsandboxed, bank_ms=bank_ms, decisions=decisions)
 
 
 def banks_so_far(match: Match) -> dict[int, int]:
@@ -203,8 +212,9 @@ def _play(match: Match, lease: _Lease, bots: dict, *, bot_seed: int, max_events:
     ruleset = registry.get(match.ruleset, match.ruleset_version)
     time_control = TimeControl(**match.time_control)
     banks = banks_so_far(match)
+    decisions = decision_bound(ruleset, len(match.seats), match.options)
     bots.update({seat: seat_bot(seat=seat, info=info, ruleset=ruleset, time_control=time_control,
-                                bot_seed=bot_seed, bank_ms=banks.get(seat))
+                                bot_seed=bot_seed, bank_ms=banks.get(seat), decisions=decisions)
                  for seat, info in enumerate(match.seats)})
     folder = match_folder(match=match)
 

@@ -21,9 +21,11 @@ DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "dja
 
 def runs_without_database(item) -> bool:
     """A test of the rules alone: under tests/games or tests/conformance, with no database
-    fixture and no django_db, postgres or worker marker. Its outcome does not depend on
-    DATABASE_URL or CELERY_BROKER_URL."""
+    fixture and no django_db, postgres or worker marker; or a test marked ``no_services``. Its
+    outcome does not depend on DATABASE_URL or CELERY_BROKER_URL."""
     path = Path(str(item.fspath))
+    if item.get_closest_marker("no_services"):
+        return True  # says so itself (e.g. a bot played in the sandbox, offline)
     return (any(folder in path.parents for folder in ENGINE_TEST_DIRS)
             and not DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
             and not any(item.get_closest_marker(m) for m in ("django_db", "postgres", "worker")))

@@ -52,12 +52,13 @@ the interface below.
 from __future__ import annotations
 
 from .bot import SandboxedBot
-from .config import ENTRY, Limits, TimeControl
+from .config import ENTRY, Limits, TimeControl, cpu_allowance, limits_for_match
 from .errors import FAULT_REASONS, BotFault, SandboxUnavailable
 from .jail import INSTALL_HINT, Runtime, sandbox_check, sandbox_mode
 from .processes import processes_of_uid
 
 __all__ = [
     "ENTRY", "FAULT_REASONS", "INSTALL_HINT", "BotFault", "Limits", "Runtime", "SandboxUnavailable",
-    "SandboxedBot", "TimeControl", "processes_of_uid", "sandbox_check", "sandbox_mode",
+    "SandboxedBot", "TimeControl", "cpu_allowance", "limits_for_match", "processes_of_uid", "sandbox_check",
+    "sandbox_mode",
 ]

@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 
 from .channel import _Clock, _Pipes, _decode_answer, _sent
-from .config import ENTRY, STDERR_CHARS, Limits, TimeControl
+from .config import ENTRY, STDERR_CHARS, Limits, TimeControl, limits_for_match
 from .errors import BotFault
 from .jail import (Runtime, _bot_env, _bwrap_argv, _check_reachable, _rlimits, _seccomp_fd, _spawn,
                    _with_rlimits, library_source, sandbox_mode)
@@ -42,13 +42,18 @@ class SandboxedBot:
         return self._clock.bank_ms
 
     def __init__(self, code_dir: Path, *, time_control: TimeControl = TimeControl(),
-                 limits: Limits = Limits(), sandbox: bool = True, bank_ms: int | None = None):
+                 limits: Limits = Limits(), sandbox: bool = True, bank_ms: int | None = None,
+                 decisions: int | None = None):
         """``bank_ms``: what is left of the bank when a match resumes (the driver reads it from
-        the log's last clock of this seat); a fresh match starts with the full bank."""
+        the log's last clock of this seat); a fresh match starts with the full bank.
+        ``decisions``: the most times the bot can be asked in its match (the game's bound on
+        its events); the CPU limit then grows to all the time the clock can give
+        (config.cpu_allowance), so a bot that keeps to its clock is never killed by it."""
         self.code = Path(code_dir).resolve()
         if not (self.code.is_file() or (self.code / ENTRY).is_file()):
             raise FileNotFoundError(f"{self.code}: a bot is a .py file or a directory with {ENTRY}")
-        self.time_control, self.limits = time_control, limits
+        self.time_control = time_control
+        self.limits = limits_for_match(limits, time_control, decisions)
         self.mode = sandbox_mode() if sandbox else None  # refuses here: SandboxUnavailable
         if self.mode is not None and os.geteuid() == 0:
             _check_reachable(self.code, parents=self.mode == "userns")

@@ -2,7 +2,8 @@
 of its output the evidence of a fault keeps."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import math
+from dataclasses import asdict, dataclass, replace
 
 ENTRY = "main.py"  # an upload is a directory with main.py at its root (or a single .py file)
 SENT_CHARS, STDERR_CHARS, STDERR_KEEP = 500, 1000, 16_384
@@ -41,3 +42,25 @@ class Limits:
     def tmp_bytes(self) -> int:
         """The private /tmp holds a few files of the largest size (tmpfs is memory)."""
         return 4 * self.file_size_mb << 20
+
+
+def cpu_allowance(time_control: TimeControl, *, decisions: int, startup_ms: int) -> int:
+    """RLIMIT_CPU's seconds for a bot that may be asked ``decisions`` times under
+    ``time_control``: all the time its clock can ever give it (the start-up grace, every move's
+    ``move_ms`` and ``increment_ms``, and the whole bank) rounded up, plus a second. The clock
+    pays wall time and every process of the bot is stopped between its moves, so a process that
+    keeps to its clock never uses more CPU than this: only the clock can end such a bot, never
+    the CPU limit (docs/protocol.md, "Limits")."""
+    total_ms = startup_ms + decisions * (time_control.move_ms + time_control.increment_ms) \
+        + time_control.bank_ms
+    return math.ceil(total_ms / 1000) + 1
+
+
+def limits_for_match(limits: Limits, time_control: TimeControl, decisions: int | None) -> Limits:
+    """``limits`` with the CPU allowance of a match in which the bot decides at most
+    ``decisions`` times (the game's bound on a match's events; None: not known, ``limits``
+    as they are). The configured ``cpu_seconds`` stays the floor."""
+    if decisions is None:
+        return limits
+    allowance = cpu_allowance(time_control, decisions=decisions, startup_ms=limits.startup_ms)
+    return replace(limits, cpu_seconds=max(limits.cpu_seconds, allowance))

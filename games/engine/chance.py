@@ -9,6 +9,9 @@ Specs are JSON:
   {"kind": "dice", "count": c, "sides": s}       -> list of c ints in 1..s
   {"kind": "shuffle", "n": n}                    -> a permutation of range(n)
   {"kind": "choice", "n": n, "k": k}             -> k distinct ints of range(n), in drawn order
+
+``sample(spec, rng)`` draws an outcome of the same shape with a caller's generator, for the
+playouts of a bot that simulates (docs/library.md).
 """
 from __future__ import annotations
 
@@ -110,6 +113,22 @@ def check_spec(spec: dict) -> None:
     expected = _SPEC_KEYS[kind]
     if spec.keys() != expected:
         raise IllegalAction(f"chance spec {spec!r} must have exactly the keys {sorted(expected)}")
+
+
+def sample(spec: dict, rng) -> list[int]:
+    """An outcome of ``spec`` drawn with the caller's ``rng`` (a ``random.Random``), in the shape
+    ``derive`` gives: what a bot that simulates needs for the chance events of its playouts (a
+    match's own outcomes are derived, never drawn). Every kind of spec: ``dice``, ``shuffle``
+    and ``choice``; any other raises IllegalAction. ``spec`` is taken as the rules' ``next``
+    gives it (``check_spec`` is not asked: playouts call this in their inner loop)."""
+    kind = spec["kind"]
+    if kind == "dice":
+        return [rng.randint(1, spec["sides"]) for _ in range(spec["count"])]
+    if kind == "shuffle":
+        return rng.sample(range(spec["n"]), spec["n"])
+    if kind == "choice":
+        return rng.sample(range(spec["n"]), spec["k"])
+    raise IllegalAction(f"unknown chance spec {spec!r}")
 
 
 def derive(seed: bytes, match_id: str, seq: int, spec: dict):

@@ -52,6 +52,9 @@ import math
 import time
 
 from .bots import Bot
+# A playout's chance outcomes: the public sampler of every chance spec (dice, shuffle, choice),
+# under the name this module always gave it.
+from .chance import sample as sample_outcome
 from .protocol import Chance, Ended, Event, Result, Ruleset
 
 EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
@@ -72,16 +75,6 @@ ROLLOUT_EVENTS = 2_000
 # With a game's ``score_now``, a playout stops after this many decisions below the tree and the
 # seats are placed by the score as it stands (see the module docstring).
 PLAYOUT_DECISIONS = 20
-
-
-def sample_outcome(spec: dict, rng) -> list[int]:
-    """A chance outcome for ``spec`` (see games.engine.chance) drawn with ``rng``."""
-    kind = spec["kind"]
-    if kind == "dice":
-        return [rng.randint(1, spec["sides"]) for _ in range(spec["count"])]
-    if kind == "shuffle":
-        return rng.sample(range(spec["n"]), spec["n"])
-    return rng.sample(range(spec["n"]), spec["k"])
 
 
 def action_key(action) -> str:

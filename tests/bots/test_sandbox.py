@@ -10,7 +10,6 @@ Without bubblewrap these tests skip, unless ARENA_REQUIRE_SANDBOX=1 (CI), which 
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import shutil
@@ -519,22 +518,3 @@ def test_a_bot_imports_the_rules_read_only_in_the_sandbox(sandbox_required, bot_
     assert "writable: False" in bot.stderr_text
     assert f"library at {jail.LIBRARY}" in bot.stderr_text
 
-
-def test_the_search_bot_of_the_library_docs_plays_in_the_sandbox(sandbox_required, bot_dirs, tmp_path):
-    """docs/library.md's example, as printed, uploaded and played: no fault."""
-    import re
-
-    text = (Path(__file__).resolve().parents[2] / "docs" / "library.md").read_text()
-    [code] = [block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "def rollout" in block]
-    source = tmp_path / "docs_search_bot.py"
-    source.write_text(code)
-    # The example does a fixed amount of work a move (8 random playouts of each legal action)
-    # with an unseeded generator, so a round costs it from about 3 to 10 s of CPU and more on a
-    # busy machine: it plays under the CPU limit an uploaded bot has as deployed, not the tight
-    # one of the hostile bots here (once, under load, it crossed 10 s and was killed, SIGXCPU).
-    limits = dataclasses.replace(LIMITS, cpu_seconds=Limits().cpu_seconds)
-    bot = SandboxedBot(bot_dirs(source), time_control=TimeControl(move_ms=5000, bank_ms=30_000), limits=limits)
-    records = play_with_faults(bot)
-    assert_completed(records)
-    assert not forfeits(records) and not [r for r in records if "fault" in r["payload"]], bot.stderr_text
-    assert sum(1 for r in records if r["kind"] == "action" and r["seat"] == 0) > 0

@@ -78,11 +78,16 @@ class Command(BaseCommand):
 
     def _local(self, content, info, ruleset, seat, opponent, players, rules_options, time_control):
         """Play in this process (nothing stored): the records and the bot's stderr tail."""
-        from bots.driver import builtin_bot
+        from bots.driver import builtin_bot, decision_bound
         with tempfile.TemporaryDirectory() as tmp:
             Path(tmp).chmod(0o755)  # the bot runs as an unprivileged uid that must read its code
             code = materialize(content, info.kind, Path(tmp) / "bot")
-            bot = SandboxedBot(code, time_control=time_control, sandbox=not settings.ARENA_ALLOW_UNSANDBOXED_BOTS)
+            try:
+                decisions = decision_bound(ruleset, players, rules_options)
+            except (InvalidOptions, ValueError) as exc:
+                raise CommandError(str(exc)) from None
+            bot = SandboxedBot(code, time_control=time_control, sandbox=not settings.ARENA_ALLOW_UNSANDBOXED_BOTS,
+                               decisions=decisions)
             bots = {s: bot if s == seat else builtin_bot(ruleset, opponent, s, time_control)
                     for s in range(players)}
             try:

@@ -4,7 +4,7 @@ Clauses are cited by the letters docs/rules/imperial-twing.md gives the rulebook
 (Z the goal, BOX the box, V set-up, B the start, T the turn, H hand limits and creatures, F
 fights, W the Orn die, R mounts, E the elemental alignment, S the shield, EV events, K cats,
 P traps, N ornicles, O objects, C buying, DU duels, RI the cat ritual, M support, G the endgame,
-A resigning) and decisions where the text is silent or contradicts itself as D1..D29, all listed
+A resigning) and decisions where the text is silent or contradicts itself as D1..D31, all listed
 with the German text in the rules doc.
 
 Each seat is a character of one element. A turn draws a card and takes one of eight actions;
@@ -13,7 +13,8 @@ three magic objects may start the endgame, one against all; the last seat in the
 
 A state is a plain JSON dict. ``advance`` carries out everything automatic (draws, events,
 the end of a fight) until a seat must decide or chance must fall, and records which in
-``phase`` and ``actor``. Matches stored under version 1 fold by the edition in editions.py.
+``phase`` and ``actor``. Matches stored under versions 1 and 2 fold by the editions in
+editions.py (a version 3 state names its version, ``table.rules_version``).
 """
 from __future__ import annotations
 
@@ -35,12 +36,11 @@ from .content import (BOOTS, CARD, DIE_SIDES, ELEMENTS, EVENT_IDS, OBJECT_IDS, O
 from .fight import ATTACK, DUEL, ENDGAME
 from .table import (MAX_ACTIVE, cats_in_hand, colours_in_hand, gain_object, has_active, in_play,
                     leave, lose_object, lose_ornicles, next_seat, over_limit, owned_objects,
-                    play_order,
-                    process_draws, queue_draw, queue_spell_draws, refill_row, reshuffle,
-                    spells_in_hand, traps_in_hand)
+                    play_order, process_draws, queue_draw, queue_spell_draws, refill_row,
+                    reshuffle, rules_version, spells_in_hand, traps_in_hand)
 from .views import hidden_items, public_view, seat_view
 
-SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=2, min_players=2,
+SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=3, min_players=2,
                 max_players=4, chance=True, hidden_information=True, simultaneous=False,
                 rulebook="imperial-twing.de.md")
 DIE = {"kind": "dice", "count": 1, "sides": DIE_SIDES}
@@ -83,12 +83,17 @@ class Options:
                               "away (free)", choices=("forfeit-only", "free"))
     turn_limit: int = option(300, "D24: after this many turns the match ends and is scored by "
                              "objects, then ornicles", min=10, max=2000)
+    socks: str = option("others", "O.9, D18: in an endgame attack one defender's Socks bar the "
+                        "attacker's cats against that defender only, whose fight keeps the die "
+                        "as it was before the first cat (others), or against every defender "
+                        "(bar-all)", choices=("others", "bar-all"))
 
 
 # -- the course of play ---------------------------------------------------------------------------
 
-def new_state(players: int, options: dict) -> dict:
-    """V.1-V.5 before any card is dealt."""
+def new_state(players: int, options: dict, version: int = SPEC.version) -> dict:
+    """V.1-V.5 before any card is dealt. A version 3 state names its rules' version; versions 1
+    and 2 (editions.py) keep the shape they wrote."""
     n = players
     state = {
         "players": n, "options": options, "stage": "characters", "phase": None, "actor": None,
@@ -102,6 +107,8 @@ def new_state(players: int, options: dict) -> dict:
         "duel": None, "takes": [], "give": None, "last_fight": None, "reshuffles": 0,
         "event_reshuffles": 0, "end": None,
     }
+    if version >= 3:
+        state["version"] = version
     advance(state)
     return state
 
@@ -180,6 +187,9 @@ def _play_step(state: dict) -> tuple[str, int | None] | None:
         if step is None:
             after_fight(state)
         return step
+    if state["duel"] is not None and "fought" in state["duel"]:
+        next_duel_fight(state)
+        return None
     if state["turn_over"]:
         end_turn(state)
         return None
@@ -227,7 +237,10 @@ def after_fight(state: dict) -> None:
         duel["wins"] += winner == "attacker"
         duel["losses"] += winner == "defender"
         if duel["wins"] < 2 and duel["losses"] < 2 and number < 3:
-            fights.start_fight(state, DUEL, attacker, [duel["defender"]], number + 1)
+            if rules_version(state) >= 3:  # T.3 first: the next fight waits for the draws
+                duel["fought"] = number
+            else:
+                fights.start_fight(state, DUEL, attacker, [duel["defender"]], number + 1)
             return
         # DU.5: the stake returns to a winner, DU.6: goes to a defender who won two, D5: else back
         state["ornicles"][duel["defender"] if duel["losses"] >= 2 else attacker] += 1
@@ -235,6 +248,16 @@ def after_fight(state: dict) -> None:
             state["takes"] = [{"from": duel["defender"], "eliminate": False}]
         state["duel"] = None
     state["turn_over"] = True
+
+
+def next_duel_fight(state: dict) -> None:
+    """DU.2 "Du greifst 3-mal hintereinander deinen Gegner an", T.3 "immer sofort": from
+    version 3 no fight runs between the fights of a duel, so a fighter left without a spell
+    has drawn until one (and the hand limits are kept, D9) before the next fight begins;
+    ``fought`` is in the duel only in that moment."""
+    duel = state["duel"]
+    number = duel.pop("fought") + 1
+    fights.start_fight(state, DUEL, duel["attacker"], [duel["defender"]], number)
 
 
 def _take_step(state: dict) -> tuple[str, int | None] | None:
@@ -297,16 +320,25 @@ def end_turn(state: dict) -> None:
         begin_turn(state, seat)
 
 
+def object_weight(state: dict) -> int:
+    """D25: what an object is worth in a score. From version 3 objects rank first and ornicles
+    only break ties (there are 30 ornicles, so 100 an object puts every object above every
+    handful of them); version 2 counted an object as 10 ornicles."""
+    return 100 if rules_version(state) >= 3 else 10
+
+
 def standing_scores(state: dict) -> list[int]:
-    """G.9, Z.1, D25: the scores as the seats stand. A seat that left scores the rank of the
-    turn it left (first out lowest; out together, equal); a seat in the game scores
-    100 + 10 x its objects + its ornicles."""
+    """G.9, Z.1, D24, D25: the scores as the seats stand. A seat that left scores the rank of
+    the turn it left (first out lowest; out together, equal); a seat in the game scores
+    100 + 100 x its objects + its ornicles: objects first, then ornicles (version 2:
+    100 + 10 x objects + ornicles, ``object_weight``)."""
     turns = sorted({batch for _, _, batch in state["left"]})
     scores = [0] * state["players"]
     for seat, _, batch in state["left"]:
         scores[seat] = 1 + turns.index(batch)
+    weight = object_weight(state)
     for seat in in_play(state):
-        scores[seat] = 100 + 10 * len(owned_objects(state, seat)) + state["ornicles"][seat]
+        scores[seat] = 100 + weight * len(owned_objects(state, seat)) + state["ornicles"][seat]
     return scores
 
 
@@ -649,13 +681,16 @@ def forfeit(state: dict, seat: int, version: int = SPEC.version) -> None:
     (editions.py) kept no ``revealed`` and lost a forfeiting supporter's card."""
     if seat not in in_play(state) or state["end"] is not None:
         return
-    fight = state["fight"]
+    fight, duel = state["fight"], state["duel"]
     if fight is not None and seat in fights.fighters(fight):
         fights.cancel_fight(state, recall=version >= 2)
         if state["duel"] is not None:
             state["ornicles"][state["duel"]["attacker"]] += 1
             state["duel"] = None
         state["turn_over"] = True
+    elif duel is not None and seat in (duel["attacker"], duel["defender"]):
+        state["ornicles"][duel["attacker"]] += 1  # between two fights of a duel (version 3)
+        state["duel"], state["turn_over"] = None, True
     elif fight is not None:
         for sup in [s for s in fight["supporters"] if s["seat"] == seat]:
             fight["supporters"].remove(sup)
@@ -688,9 +723,9 @@ class ImperialTwing(Ruleset):
 
     def setup(self, players: int, options: Options | None = None) -> dict:
         self.check_players(players)
-        if not isinstance(options, Options):
+        if not isinstance(options, self.Options):
             options = self.options(options)
-        return new_state(players, dataclasses.asdict(options))
+        return new_state(players, dataclasses.asdict(options), self.spec.version)
 
     def next(self, state: dict):
         phase = state["phase"]
@@ -742,11 +777,14 @@ class ImperialTwing(Ruleset):
     def determinize(self, view: dict, seat: int, rng) -> dict:
         """The seat's view with what it cannot see drawn (games/imperial_twing/determinize.py)."""
         from .determinize import determinize
-        return determinize(view, seat, rng)
+        state = determinize(view, seat, rng)
+        if self.spec.version >= 3:
+            state["version"] = self.spec.version
+        return state
 
     def score_now(self, state: dict) -> list[int]:
         """Z.1, G.9, D24-D25: the scores the turn limit would give now (``standing_scores``:
-        100 + 10 x objects + ornicles for a seat in the game, the rank of its leaving for a seat
+        100 + 100 x objects + ornicles for a seat in the game, the rank of its leaving for a seat
         that left); a forfeited seat scores below all (D14, D25)."""
         scores = standing_scores(state)
         return [-1 if seat in state["forfeited"] else score for seat, score in enumerate(scores)]
@@ -800,11 +838,12 @@ class ImperialTwing(Ruleset):
         return {**super().bots(), "search": ImperialSearchBot}
 
     def edition(self, version: int):
-        """Version 1 (before ``revealed`` and the forfeiting supporter's card, D14) for the
-        matches stored under it."""
-        if version == 1:
-            from .editions import IMPERIAL_TWING_V1
-            return IMPERIAL_TWING_V1
+        """Version 1 (before ``revealed`` and the forfeiting supporter's card, D14) and version 2
+        (before T.3 between a duel's fights, the Doll's earthquake, the endgame's Cup and Socks
+        and the bound's objects first) for the matches stored under them."""
+        if version in (1, 2):
+            from .editions import IMPERIAL_TWING_V1, IMPERIAL_TWING_V2
+            return {1: IMPERIAL_TWING_V1, 2: IMPERIAL_TWING_V2}[version]
         return super().edition(version)
 
 

@@ -23,7 +23,7 @@ It reads nothing but the view, the seat, the rng and the content; ``view`` is le
 from __future__ import annotations
 
 from .content import CARD, ELEMENTS, EVENT_IDS, MIROMON, OBJECT_IDS, PLAY_IDS, is_spell
-from .fight import commit_actions, responses, support_actions
+from .fight import commit_actions, held_die, responses, support_actions
 from .table import MAX_COLOURS, MAX_SPELLS
 
 SETUP_STAGES = {"characters": "characters", "character": "characters", "deck": "deck",
@@ -96,7 +96,7 @@ def fight_state(fight: dict | None, players: int) -> dict | None:
                                "spells": list(side["spells"]),
                                "units": [dict(u) for u in side["units"]], "done": side["done"],
                                "die": side["die"], "rerolled": side["rerolled"],
-                               "bonus": side["bonus"]}
+                               "bonus": side["bonus"], **held_die(side)}
     return {"kind": fight["kind"], "attacker": fight["attacker"],
             "defenders": list(fight["defenders"]), "number": fight["number"],
             "step": fight["step"], "sides": sides,

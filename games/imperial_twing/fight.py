@@ -17,7 +17,8 @@ from __future__ import annotations
 from .content import (BOOTS, BRA, CARD, CLOVER, CROSS, CUP, DOLL, EVENT, HAT, MIROMON, PANTS,
                       SOCKS, SPIRAL, SUN, TEDDY, die_face, inverted)
 from .table import (cats_in_hand, gain_object, gain_ornicles, has_active, in_play, lose_ornicles,
-                    move_ornicles, play_order, queue_draw, spells_in_hand, traps_in_hand)
+                    move_ornicles, play_order, queue_draw, rules_version, spells_in_hand,
+                    traps_in_hand)
 
 ATTACK, DUEL, ENDGAME = "attack", "duel", "endgame"
 MAX_SPELLS_IN_FIGHT = 3  # F.3: "bis zu drei Zaubersprüche desselben Elements"
@@ -45,17 +46,24 @@ def opponents(fight: dict, seat: int) -> list[int]:
     return list(fight["defenders"]) if seat == fight["attacker"] else [fight["attacker"]]
 
 
-def unit_power(unit: dict) -> int:
-    """R.1: a mount and its rider count as one creature of both powers."""
-    return CARD[unit["card"]].power + (CARD[unit["rider"]].power if unit["rider"] else 0)
+def unit_power(unit: dict, rider: bool = True) -> int:
+    """R.1: a mount and its rider count as one creature of both powers; ``rider=False``: the
+    mount alone (O.10: no mounted creature counts against the Cup's holder)."""
+    return CARD[unit["card"]].power + (CARD[unit["rider"]].power if unit["rider"] and rider else 0)
 
 
 # -- 1. commit -------------------------------------------------------------------------------------
 
 def riders_blocked(state: dict, fight: dict, seat: int) -> bool:
-    """O.10 (Tasse der Lahmheit): no mounted creatures against its holder; in an endgame attack
-    the attacker's one force meets every defender, so one Cup among them bars riders (D18)."""
-    return any(has_active(state, other, CUP) for other in opponents(fight, seat))
+    """O.10 (Tasse der Lahmheit): no mounted creatures against its holder. "In einer
+    Mehrspieler-Situation (z. B. im Endspiel) gilt dies nur für Angriffe gegen dich": from
+    version 3 the endgame attacker may still mount riders when a defender without the Cup
+    meets them (they count for nothing against the holder, ``side_total``, D18); version 2
+    let one Cup among the defenders bar them against all."""
+    holders = [o for o in opponents(fight, seat) if has_active(state, o, CUP)]
+    if rules_version(state) >= 3:
+        return len(holders) == len(opponents(fight, seat))
+    return bool(holders)
 
 
 def unit_choices(state: dict, fight: dict, seat: int) -> list[dict]:
@@ -177,7 +185,8 @@ def set_dice(state: dict, outcome: list[int]) -> None:
 
 def resolve_event(state: dict, seat: int) -> None:
     """EV.1-EV.3, W.3: the top event card acts at once. O.6 (Puppe der Klarheit): an event its holder
-    draws does not touch the holder, only the others it names (D22)."""
+    draws does not touch the holder, only the others it names (D22); the scopes are D31
+    (self, all, others), an object it brings works at once (D30)."""
     card = EVENT[state["event_deck"].pop(0)]
     state["event_discard"].append(card.id)
     fight = state["fight"]
@@ -217,8 +226,15 @@ def apply_event(state: dict, seat: int, card, targets: list[int]) -> None:
     elif card.effect == "steal" and targets and fight is not None:
         for other in opponents(fight, seat):
             move_ornicles(state, other, seat, card.amount)
-    elif card.effect == "quake" and targets and fight is not None:
+    elif card.effect == "quake" and fight is not None and quake_shakes(state, seat, targets):
         fight["quake"] = True
+
+
+def quake_shakes(state: dict, seat: int, targets: list[int]) -> bool:
+    """D22, O.6: an earthquake ties the whole fight, its drawer's too, so one the Doll's holder
+    draws has no effect at all (from version 3: the drawer must be among its targets; version 2
+    tied the fight whenever another seat was)."""
+    return seat in targets if rules_version(state) >= 3 else bool(targets)
 
 
 # -- 4. the response window --------------------------------------------------------------------------
@@ -238,13 +254,14 @@ def responses(state: dict, seat: int) -> list[dict]:
     side, opps = fight["sides"][seat], opponents(fight, seat)
     actions = []
     cats = cats_in_hand(state, seat)
-    if not any(has_active(state, o, SOCKS) for o in opps):
+    socks = socks_against(state, seat)
+    if cats_open(state, seat, socks):
         ordinary = [c for c in cats if c != MIROMON]
         if side["die"] is not None:
             actions += [{"type": "cat", "card": c} for c in ordinary[:1] + [c for c in cats if c == MIROMON]]
         if MIROMON in cats:
             actions += [{"type": "invert", "target": t} for t in [seat, *opps]
-                        if fight["sides"][t]["die"] is not None]
+                        if fight["sides"][t]["die"] is not None and t not in socks]
     traps = traps_in_hand(state, seat)
     if traps:
         for other in opps:
@@ -257,6 +274,24 @@ def responses(state: dict, seat: int) -> list[dict]:
     if side["die"] is not None and not side["rerolled"] and has_active(state, seat, reroller):
         actions.append({"type": "reroll"})
     return actions
+
+
+def socks_against(state: dict, seat: int) -> list[int]:
+    """O.9 (Socken der Gewissheit): the seat's opponents in this fight whose Socks bar its cats."""
+    return [o for o in opponents(state["fight"], seat) if has_active(state, o, SOCKS)]
+
+
+def cats_open(state: dict, seat: int, socks: list[int]) -> bool:
+    """O.9: "Dies hindert deinen Gegner nicht daran, Katzenkarten gegen andere Spieler
+    einzusetzen". From version 3, with option socks="others" (the default), the endgame
+    attacker may play cats while one defender without the Socks is left for them to count
+    against (D18: against the holder its die stays as it was before its first cat, ``held``);
+    socks="bar-all" and version 2: one holder among the opponents bars every cat."""
+    if not socks:
+        return True
+    if rules_version(state) >= 3 and state["options"].get("socks") == "others":
+        return len(socks) < len(opponents(state["fight"], seat))
+    return False
 
 
 def window_seat(state: dict) -> int | None:
@@ -283,6 +318,7 @@ def respond(state: dict, seat: int, action: dict) -> None:
         window["quiet"] += 1
         return
     window["quiet"] = 0
+    hold_die_for_socks(state, seat, action)
     if kind in ("cat", "invert", "trap"):
         state["hands"][seat].remove(action.get("card", MIROMON))
         state["discard"].append(action.get("card", MIROMON))
@@ -294,6 +330,19 @@ def respond(state: dict, seat: int, action: dict) -> None:
         target["die"] = inverted(target["die"])
     elif kind == "trap":
         trap_in_fight(state, action["target"])
+
+
+def hold_die_for_socks(state: dict, seat: int, action: dict) -> None:
+    """O.9, D18: a cat the endgame attacker plays on its own die is not used against a Socks
+    holder among the defenders, so the side keeps the die as it was before its first cat
+    (``held``) for that fight; the Clover's re-roll is not a cat (O.5: "wird von den Socken
+    der Gewissheit nicht beeinflusst") and counts against every defender, so none is held."""
+    side, kind = state["fight"]["sides"][seat], action["type"]
+    if kind == "reroll":
+        side.pop("held", None)
+    elif (kind == "cat" or (kind == "invert" and action["target"] == seat)) \
+            and socks_against(state, seat):
+        side.setdefault("held", side["die"])
 
 
 def trap_in_fight(state: dict, card: str) -> None:
@@ -318,9 +367,10 @@ def trap_in_fight(state: dict, card: str) -> None:
 def effective_die(state: dict, seat: int, against: int):
     """The die as it counts for ``seat`` against ``against``: a spiral or no die counts 0 (W.2);
     O.3 (Höschen) turns one's own cross to 0, O.8 (BH) the opponent's sun to 0; E.1: with a spell
-    of one's own colour negative numbers count 0, a cross stays a cross."""
+    of one's own colour negative numbers count 0, a cross stays a cross. O.9, D18: against a
+    Socks holder the die held before the attacker's first cat counts."""
     side = state["fight"]["sides"][seat]
-    face = side["die"]
+    face = side["held"] if "held" in side and has_active(state, against, SOCKS) else side["die"]
     if face is None or face == SPIRAL:
         return 0
     if face == CROSS:
@@ -332,11 +382,15 @@ def effective_die(state: dict, seat: int, against: int):
     return face
 
 
-def side_total(state: dict, seat: int, die) -> int:
-    """F.6: spells, creatures and supporters' cards, plus event bonuses and the die."""
+def side_total(state: dict, seat: int, die, against: int) -> int:
+    """F.6: spells, creatures and supporters' cards, plus event bonuses and the die. O.10, D18:
+    from version 3 a rider counts nothing against the Cup's holder (only the endgame attacker
+    can have one there, or a side whose opponent gained the Cup during the fight, D30)."""
     fight = state["fight"]
     side = fight["sides"][seat]
-    total = sum(CARD[c].power for c in side["spells"]) + sum(unit_power(u) for u in side["units"])
+    riders = rules_version(state) < 3 or not has_active(state, against, CUP)
+    total = sum(CARD[c].power for c in side["spells"])
+    total += sum(unit_power(u, riders) for u in side["units"])
     total += sum(CARD[s["card"]].power for s in fight["supporters"] if s["side"] == seat)
     return total + side["bonus"] + (die if isinstance(die, int) else 0)
 
@@ -346,7 +400,7 @@ def pair_outcome(state: dict, defender: int) -> dict:
     fight = state["fight"]
     attacker = fight["attacker"]
     da, dd = effective_die(state, attacker, defender), effective_die(state, defender, attacker)
-    ta, td = side_total(state, attacker, da), side_total(state, defender, dd)
+    ta, td = side_total(state, attacker, da, defender), side_total(state, defender, dd, attacker)
     if fight["quake"]:
         winner = "tie"
     elif not fight["sides"][attacker]["spells"]:
@@ -459,6 +513,12 @@ def forget_played(state: dict) -> None:
             del state["revealed"]
 
 
+def held_die(side: dict) -> dict:
+    """``{"held": face}`` for a side that holds a die for a Socks holder's fight (D18), else {}:
+    the key exists only then, so every other side keeps the shape it always had."""
+    return {"held": side["held"]} if "held" in side else {}
+
+
 def summary(fight: dict, outcomes: list[dict]) -> dict:
     """What the table saw of a finished fight (public)."""
     sides = {}
@@ -467,7 +527,7 @@ def summary(fight: dict, outcomes: list[dict]) -> dict:
         sides[str(seat)] = {"mode": side["mode"], "colour": side["colour"],
                             "spells": list(side["spells"]),
                             "units": [dict(u) for u in side["units"]], "die": side["die"],
-                            "bonus": side["bonus"]}
+                            "bonus": side["bonus"], **held_die(side)}
     return {"kind": fight["kind"], "number": fight["number"], "attacker": fight["attacker"],
             "defenders": list(fight["defenders"]), "sides": sides,
             "supporters": [dict(s) for s in fight["supporters"]],

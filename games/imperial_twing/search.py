@@ -1,7 +1,8 @@
 """Imperial Twing's tuning of the generic search bot, played under the name ``search``.
 
 The generic search (games/engine/search.py) plays out 20 random decisions below its tree and
-places the seats by ``score_now``: 100 + 10 x objects + ornicles for a seat in the game (D25).
+places the seats by ``score_now``: 100 + 100 x objects + ornicles for a seat in the game (D25;
+10 x objects before version 3).
 That ranks two seats by objects and ornicles alone, which change only when a fight is won or an
 object bought, and says nothing of the cards that win the next fight. Why this tuning was tried:
 a shallower look-ahead judged by what the heuristic bot's games show to win.

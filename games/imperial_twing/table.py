@@ -11,6 +11,15 @@ from .content import CARD, ELEMENTS, is_creature, is_spell
 MAX_COLOURS, MAX_SPELLS, MAX_ACTIVE = 3, 15, 3  # "Regel für maximale Zauberfarbe"; 3 active objects
 
 
+# -- the rules version ------------------------------------------------------------------------
+
+def rules_version(state: dict) -> int:
+    """The version of the rules a state is played by (docs/rules/imperial-twing.md, "Versions"):
+    a version 3 state names it (``version``); versions 1 and 2 (editions.py) kept no such key,
+    so their logs and snapshots fold to the states they wrote."""
+    return state.get("version", 2)
+
+
 # -- seats ----------------------------------------------------------------------------------------
 
 def in_play(state: dict) -> list[int]:

@@ -9,7 +9,7 @@ the three decks. At the end every hand is shown.
 """
 from __future__ import annotations
 
-from .fight import fighters
+from .fight import fighters, held_die
 from .table import in_play
 
 
@@ -63,7 +63,7 @@ def fight_view(fight: dict | None) -> dict | None:
         sides.append({"seat": seat, "mode": side["mode"], "colour": side["colour"],
                       "spells": list(side["spells"]), "units": [dict(u) for u in side["units"]],
                       "done": side["done"], "die": side["die"], "rerolled": side["rerolled"],
-                      "bonus": side["bonus"]})
+                      "bonus": side["bonus"], **held_die(side)})
     return {"kind": fight["kind"], "number": fight["number"], "attacker": fight["attacker"],
             "defenders": list(fight["defenders"]), "step": fight["step"], "sides": sides,
             "rolling": list(fight["rolling"]),

@@ -11,9 +11,9 @@ written by the version 1 code (git 8899463, a worktree) with the random and heur
 2-4 seats, chance derived from seed sha256(match id); six of its nine logs end a seat mid-fight
 (a ``resigned`` forfeit, or in one an illegal answer) where version 2 folds otherwise
 (tests/games/test_imperial_twing.py, "version 1 matches"); its seven version 2 logs
-(imperial-twing-v2-golden.jsonl, 2-4 seats, random and heuristic bots) were played and hashed by
-the version 2 code the same way (tests/games/test_imperial_twing_version_3.py). Warlock's (5 logs, 2-4 seats) and
-Wizard Kings' (4 logs, 2-4 seats, one with the expansion) were played and hashed by their
+(imperial-twing-v2-golden.jsonl, 2-4 seats, random and heuristic bots, chance from seed
+sha256(match id)) were played and hashed by the version 2 code the same way
+(tests/games/test_imperial_twing_version_3.py). Warlock's (5 logs, 2-4 seats) and Wizard Kings' (4 logs, 2-4 seats, one with the expansion) were played and hashed by their
 version 1 code the same way, with chance derived from seed sha256 of a fixed text per log."""
 import hashlib
 import json

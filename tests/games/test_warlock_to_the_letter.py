@@ -86,15 +86,20 @@ def test_warlock_8_5_D28_no_laid_spell_in_a_defence_segment_nor_a_creature_on_it
     assert state["role"][2] == "limbo"  # table, but not laid this segment: banished at once
 
 
-def test_warlock_8_5_the_heuristic_bot_defends_with_its_laid_spell():
-    """The built-in heuristic bot takes the laid spell when it is its cheapest defence."""
+def test_warlock_8_5_the_heuristic_bot_defends_with_its_laid_spell_when_it_is_cheapest():
+    """The built-in heuristic bot weighs the laid spell (8.5) at what it cost: the laid Crows
+    (5) before a Swordsman from the hand (6), an Anti-Hero from the hand (4) before the Crows."""
     from games.warlock.bots import HeuristicBot
 
-    state = goblins_at_thulsa()
-    view = R.view(state, 1)
-    answer = HeuristicBot(R, 1).act({"type": "act", "seat": 1, "view": view,
-                                     "legal_actions": R.legal_actions(state, 1)})
-    assert answer == defend(c("crows"))
+    for spare, choice in (("swordsman", c("crows")), ("anti-hero", c("anti-hero"))):
+        hands = [[c("goblins")], [c("crows"), c(spare)], [c("wings", 2), FILLER[0]]]
+        state = walking_giant(hands, circle=(0, 1))
+        state = cut(cut(state, high=True), high=True)
+        legal = R.legal_actions(state, 1)
+        assert {tuple(a["cards"]) for a in legal} == {(c("crows"),), (c(spare),)}
+        answer = HeuristicBot(R, 1).act({"type": "act", "seat": 1, "view": R.view(state, 1),
+                                         "legal_actions": legal})
+        assert answer == defend(choice)
 
 
 # -- 3.3.1, 3.3.2, 4.7: the balance segment (D26) ------------------------------------------------

@@ -1151,8 +1151,9 @@ def test_warlock_D4_option_swaps_without_a_duel_may_be_free():
 
 
 def test_warlock_D8_identical_spells_pass_each_other_in_a_duel_of_two():
-    """D8: in the attack segment of a duel of two only a repel (A) is an influence; two Cannons
-    fly past each other and a defence segment follows."""
+    """D8: in the attack segment of a duel of two a reflection is no influence: two Cannons
+    (magic: no combat value to meet by, 4.6) fly past each other and a defence segment follows
+    (4.2.2). Identical physical spells meet by value: test_warlock_D8_4_6_..."""
     state = position(["mephisto", "stileppo"], [[c("cannon"), c("vacuum")],
                                                 [c("cannon", 2), c("vacuum", 2)]])
     state = acts(state, (0, attack(c("cannon"))), (1, attack(c("cannon", 2))))

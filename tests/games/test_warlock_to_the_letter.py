@@ -242,15 +242,6 @@ def test_warlock_D8_4_6_identical_spells_of_equal_value_cancel_in_a_duel_of_two(
     assert (state["segment"], task(state)) == (2, "defend")
 
 
-def test_warlock_D8_identical_magic_spells_still_pass_each_other():
-    """D8: magic spells have no combat value; two identical ones (each would reflect the other,
-    5.2.2) do not influence each other and a defence segment follows (4.2.2)."""
-    hands = [[c("cannon"), c("vacuum")], [c("cannon", 2), c("vacuum", 2)]]
-    state = position(["mephisto", "stileppo"], hands)
-    state = acts(state, (0, attack(c("cannon"))), (1, attack(c("cannon", 2))))
-    assert (state["segment"], task(state)) == (2, "defend")
-
-
 # -- versions ------------------------------------------------------------------------------------
 
 def v2_logs():

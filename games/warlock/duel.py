@@ -125,7 +125,7 @@ def influences(state: dict, seat: int, cards: list[str], theirs: dict) -> bool:
 
 def conjure_options(state: dict, task: dict) -> list[dict]:
     """8.3.1, 8.3.3: what the Witch casts for free: an attack; in a duel of two also a defence
-    against the opponent's attack (``"as": "defence"``, only a plain repel, D8); in a defence
+    against the opponent's attack (``"as": "defence"``, one that influences it, D8); in a defence
     segment a defence, or nothing (``cards: []``) where the table lists her."""
     seat = task["seat"]
     me, pairs = wizard(state, seat), state["options"]["identical_pairs_reflect"]

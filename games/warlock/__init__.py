@@ -29,7 +29,7 @@ from . import combat, core, knowledge, rules
 from .core import clone
 from .content import WIZARD, kind
 
-SPEC = GameSpec(name="warlock", title="Warlock", version=2, min_players=2, max_players=6,
+SPEC = GameSpec(name="warlock", title="Warlock", version=3, min_players=2, max_players=6,
                 chance=True, hidden_information=True, simultaneous=True,
                 rulebook="warlock.de.md")
 
@@ -68,6 +68,24 @@ class Options:
                                  min=1, max=6)
     wander_threshold: int = option(10, "8.5: the cut that sets a creature wandering",
                                    min=1, max=15)
+    laid_spell_ward: bool = option(True, "8.5: a wizard a wandering creature attacks may "
+                                   "defend with the spell he laid this attack segment (false: "
+                                   "from his hand only, as version 2)")
+    learn_in_balance: bool = option(True, "3.3.1, 3.3.2, 4.7 (D26): learners swap in the "
+                                    "balance segment (7) too (false: in segments 1-6 only, as "
+                                    "version 2)")
+    creature_limbo_until_balance: bool = option(True, "4.8.2 \"(siehe aber: 8.5.6.)\" (D27): a "
+                                                "wizard a wandering creature banished stays in "
+                                                "limbo until the balance (false: he may return in "
+                                                "any later segment, as version 2)")
+    identical_pairs_reflect: bool = option(True, "5.2.2, 8.1.2, 8.4: an identical two-card "
+                                           "spell (wielder and weapon, Priest and Staff) "
+                                           "reflects both spells (false: only one-card spells "
+                                           "do, as version 2)")
+    meet_identical: str = option("value", "D8 (4.6, 4.2): in a duel of two, identical physical "
+                                 "spells meet by combat value, equal values cancel (\"pass\": "
+                                 "identical spells pass each other, as version 2)",
+                                 choices=("value", "pass"))
 
 
 # -- checking ------------------------------------------------------------------------------------
@@ -317,11 +335,11 @@ class Warlock(Ruleset):
         return copy.deepcopy(data)
 
     def edition(self, version: int):
-        """Version 1 (before the state kept what everyone knows of the hidden cards) for the
-        matches stored under it (editions.py)."""
-        if version == 1:
-            from .editions import WARLOCK_V1
-            return WARLOCK_V1
+        """Version 2 (before issue 38's rules) and version 1 (before the state kept what
+        everyone knows of the hidden cards) for the matches stored under them (editions.py)."""
+        if version in (1, 2):
+            from .editions import WARLOCK_V1, WARLOCK_V2
+            return WARLOCK_V1 if version == 1 else WARLOCK_V2
         return super().edition(version)
 
     # -- hooks ------------------------------------------------------------------------------
@@ -348,7 +366,8 @@ class Warlock(Ruleset):
                        + 2 * threats + r          # defences, Witch spells, redirects
                        + 2 * p)                   # reshuffle slack
         draws = 6 * (2 * p + 2 * threats + 2 * walks * (s + 2)) + 7 * banishments * 6 + 10 * p
-        per_round = p + p + 4 * p + 6 * per_segment + draws + 1
+        balance = 3 * p                           # 3.3.1 (D26): the balance's swaps, slack
+        per_round = p + p + 4 * p + 6 * per_segment + balance + draws + 1
         return 2 + 2 * p + 1 + options.max_rounds * per_round
 
     # -- hooks of the balance benchmark (bench/balance.py) ----------------------------------

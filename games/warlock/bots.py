@@ -93,7 +93,9 @@ class HeuristicBot(Bot):
         return legal[0]
 
     def _defend(self, view, legal):
-        """The cheapest defence (the Witch counts as her own cost only)."""
+        """The cheapest defence (the Witch counts as her own cost only). Against a wandering
+        creature the spell it laid this segment (8.5) counts at what it cost: using it costs no
+        energy now but gives up an attack worth about that much; a hand spell wins a tie."""
         return min(legal, key=lambda a: combat.cost(a["cards"]))
 
     def _conjure(self, view, legal):

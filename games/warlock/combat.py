@@ -79,13 +79,32 @@ def condition_holds(code: str, attack_colour: str, defence_colour: str) -> str |
     return code
 
 
-def result(threat: dict, defence: list[str], colour: str, points: int) -> str | None:
+def identical(attack: list[str], defence: list[str], pairs: bool = True) -> bool:
+    """5.2.2: ``defence`` is the same spell as ``attack``: one card of the same spell or, since a
+    wielder with his weapon and the Priest with the Holy Staff are one spell each (8.1.2, 8.4),
+    the same two spells (``pairs``; option ``identical_pairs_reflect``). Never an armed wizard,
+    who is fought by combat value only (5.4)."""
+    form = shape(attack)
+    if form != "single" and not (pairs and form in ("pair", "priest")):
+        return False
+    return shape(defence) == form and [kind(c) for c in defence] == [kind(c) for c in attack]
+
+
+def value_repels(threat: dict, defence: list[str], colour: str, points: int) -> bool:
+    """5.2.4: ``defence`` has at least the combat value of ``threat`` (both have one)."""
+    attack_value = value(threat["cards"], threat["colour"], threat["points"])
+    defence_value = value(defence, colour, points)
+    return attack_value is not None and defence_value is not None and defence_value >= attack_value
+
+
+def result(threat: dict, defence: list[str], colour: str, points: int, *,
+           pairs: bool = True) -> str | None:
     """What ``defence`` (cast by a wizard of ``colour``/``points``) does against ``threat``:
     "A", "R", "R†" or None (no defence). The four ways of 5.2 in this order: the table entry
-    (5.2.1, 5.2.3), an identical spell (5.2.2, both reflected), an equal or higher combat value
-    (5.2.4); with the exceptions 5.3 (no value: table only) and 5.4 (armed wizard: value only)."""
+    (5.2.1, 5.2.3), an identical spell (5.2.2, both reflected; ``pairs``: two-card spells too,
+    see ``identical``), an equal or higher combat value (5.2.4); with the exceptions 5.3 (no
+    value: table only) and 5.4 (armed wizard: value only)."""
     attack = threat["cards"]
-    form = shape(attack)
     if not shape(defence):
         return None
     code = table_code(attack, defence)
@@ -93,14 +112,11 @@ def result(threat: dict, defence: list[str], colour: str, points: int) -> str | 
         code = condition_holds(code, threat["colour"], colour)
         if code is not None:
             return code
-    attack_value = value(attack, threat["colour"], threat["points"])
-    if form == "single" and len(defence) == 1 and kind(defence[0]) == kind(attack[0]) and (
-            kind(attack[0]).realm != PHYSICAL or attack_value is not None):
+    if identical(attack, defence, pairs) and (
+            kind(attack[0]).realm != PHYSICAL
+            or value(attack, threat["colour"], threat["points"]) is not None):
         return "R†"  # 5.2.2; not for a physical spell without value (5.3)
-    defence_value = value(defence, colour, points)
-    if attack_value is not None and defence_value is not None and defence_value >= attack_value:
-        return "A"
-    return None
+    return "A" if value_repels(threat, defence, colour, points) else None
 
 
 def candidate_plays(hand: list[str]) -> list[list[str]]:
@@ -134,11 +150,12 @@ def attack_plays(hand: list[str], energy: int) -> list[list[str]]:
 
 
 def defence_plays(hand: list[str], energy: int, threat: dict, colour: str, points: int,
-                  *, free: bool = False) -> list[list[str]]:
+                  *, free: bool = False, pairs: bool = True) -> list[list[str]]:
     """5.2, 5.5: the plays that would defend against ``threat`` and that the wizard can pay for
-    (``free``: conjured by the Witch, 8.3.1)."""
+    (``free``: conjured by the Witch, 8.3.1; ``pairs`` as in ``result``)."""
     return [p for p in candidate_plays(hand)
-            if (free or cost(p) <= energy) and result(threat, p, colour, points) in SUCCESS]
+            if (free or cost(p) <= energy)
+            and result(threat, p, colour, points, pairs=pairs) in SUCCESS]
 
 
 def witch_repels(threat: dict, colour: str) -> bool:

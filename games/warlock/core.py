@@ -143,6 +143,8 @@ def banish(state: dict, seat: int, threat: dict | None = None) -> None:
     if state["out"][seat] or state["role"][seat] == "limbo":
         return
     state["role"][seat], state["banished_at"][seat] = "limbo", state["segment"]
+    if threat is not None and threat["walking"]:  # 8.5.6 (D27): sent by a wandering creature
+        state["creature_banished"][seat] = True
     if seat in state["circle"]:
         state["circle"].remove(seat)
     refill(state, seat)

@@ -20,20 +20,34 @@ def duel_over(state: dict) -> bool:
 
 
 def start_segment(state: dict, task: dict) -> None:
-    """3.3.2: segments 1-6, then the balance; returns from limbo, learning, then the duel."""
+    """3.3.2: segments 1-6, then the balance (7); returns from limbo, learning, then the duel.
+    3.3.1, 4.7 (D26): the learners swap in the balance segment too (option
+    ``learn_in_balance``), before its reckoning."""
     state["segment"] += 1
     state["reflections"] = 0
-    if state["segment"] > SEGMENTS or duel_over(state):
-        state["segment"] = SEGMENTS + 1
-        push(state, {"kind": "balance"})
-        return
     order = clockwise_from(state, state["dm"])
-    returns = [{"kind": "return", "seat": s} for s in order
-               if state["role"][s] == "limbo" and not state["out"][s]
-               and state["banished_at"][s] is not None and state["banished_at"][s] < state["segment"]]
     learners = [{"kind": "learn", "seat": s, "forced": True} for s in order
                 if state["role"][s] in ("learn", "away") and not state["out"][s]]
+    if state["segment"] > SEGMENTS or duel_over(state):
+        state["segment"] = SEGMENTS + 1
+        if not state["options"]["learn_in_balance"]:
+            learners = []
+        push(state, *learners, {"kind": "balance"})
+        return
+    returns = [{"kind": "return", "seat": s} for s in order if may_return(state, s)]
     push(state, *returns, *learners, {"kind": "duel"}, {"kind": "segment"})
+
+
+def may_return(state: dict, seat: int) -> bool:
+    """4.8.2: a wizard banished in an earlier segment may return now, "(siehe aber: 8.5.6.)"
+    (D27): not one a wandering creature banished, who is out of the running duel and returns
+    at the balance (option ``creature_limbo_until_balance``)."""
+    banished = state["banished_at"][seat]
+    if state["role"][seat] != "limbo" or state["out"][seat]:
+        return False
+    if state["creature_banished"][seat] and state["options"]["creature_limbo_until_balance"]:
+        return False
+    return banished is not None and banished < state["segment"]
 
 
 def act_return(state: dict, task: dict, action: dict) -> None:
@@ -75,29 +89,52 @@ def defence_options(state: dict, seat: int, threat: dict, witch: bool) -> list[l
     """5.2, 5.5: the plays that defend against ``threat``; the Witch where the table lists her or
     where she can conjure a defence from the rest of the hand (8.3)."""
     hand, energy = state["hands"][seat], state["energy"][seat]
-    me = wizard(state, seat)
-    plays = combat.defence_plays(hand, energy, threat, me.colour, me.points)
+    me, pairs = wizard(state, seat), state["options"]["identical_pairs_reflect"]
+    plays = combat.defence_plays(hand, energy, threat, me.colour, me.points, pairs=pairs)
     plays = [p for p in plays if kind(p[0]).role != "witch"]
     witches = [c for c in hand if kind(c).role == "witch" and kind(c).cost <= energy]
     if witch and witches:
         rest = [c for c in hand if kind(c).role != "witch"]
         if combat.witch_repels(threat, me.colour) or combat.defence_plays(
-                rest, 10**6, threat, me.colour, me.points):
+                rest, 10**6, threat, me.colour, me.points, pairs=pairs):
             plays.append([witches[0]])
     return plays
 
 
+def outcome(state: dict, threat: dict, cards: list[str], seat: int) -> str | None:
+    """5.7: what ``cards`` cast by ``seat`` as a defence do against ``threat`` (combat.result,
+    with the match's reading of 5.2.2 for two-card spells)."""
+    me = wizard(state, seat)
+    return combat.result(threat, cards, me.colour, me.points,
+                         pairs=state["options"]["identical_pairs_reflect"])
+
+
+def influences(state: dict, seat: int, cards: list[str], theirs: dict) -> bool:
+    """4.2, 4.6, D8: in a duel of two, ``cards`` cast by ``seat`` act on the opposing spell
+    ``theirs``: as a defence they would repel it (A). A reflection is no influence, but
+    identical physical spells meet by combat value (4.6: "Beide Zauber wirken aufeinander, da
+    sie den gleichen Kampfwert haben"; option ``meet_identical``)."""
+    code = outcome(state, theirs, cards, seat)
+    if code == "A":
+        return True
+    me = wizard(state, seat)
+    return (code == "R†" and state["options"]["meet_identical"] == "value"
+            and combat.identical(theirs["cards"], cards, state["options"]["identical_pairs_reflect"])
+            and combat.value_repels(theirs, cards, me.colour, me.points))
+
+
 def conjure_options(state: dict, task: dict) -> list[dict]:
     """8.3.1, 8.3.3: what the Witch casts for free: an attack; in a duel of two also a defence
-    against the opponent's attack (``"as": "defence"``, only a plain repel, D8); in a defence
+    against the opponent's attack (``"as": "defence"``, one that influences it, D8); in a defence
     segment a defence, or nothing (``cards: []``) where the table lists her."""
     seat = task["seat"]
-    me = wizard(state, seat)
+    me, pairs = wizard(state, seat), state["options"]["identical_pairs_reflect"]
     hand = [c for c in state["hands"][seat] if kind(c).role != "witch"]
     if task["use"] in ("defence", "ward"):
         threat = task["threat"]
         plays = [[]] if combat.witch_repels(threat, me.colour) else []
-        plays += combat.defence_plays(hand, 0, threat, me.colour, me.points, free=True)
+        plays += combat.defence_plays(hand, 0, threat, me.colour, me.points, free=True,
+                                      pairs=pairs)
         return [{"type": "conjure", "cards": p, "as": "defence"} for p in plays]
     actions = [{"type": "conjure", "cards": p, "as": "attack"}
                for p in combat.attack_plays(hand, 10**6)]
@@ -105,8 +142,8 @@ def conjure_options(state: dict, task: dict) -> list[dict]:
     if opposing is not None:
         plays = [[]] if combat.witch_repels(opposing, me.colour) else []
         plays += [p for p in combat.defence_plays(hand, 0, opposing, me.colour, me.points,
-                                                  free=True)
-                  if combat.result(opposing, p, me.colour, me.points) == "A"]
+                                                  free=True, pairs=pairs)
+                  if influences(state, seat, p, opposing)]
         actions += [{"type": "conjure", "cards": p, "as": "defence"} for p in plays]
     return actions
 
@@ -223,9 +260,8 @@ def meet(state: dict, task: dict) -> None:
 
 
 def repels(state: dict, mine: dict, theirs: dict) -> bool:
-    """4.2: ``mine`` would repel ``theirs`` as a defence by its caster (result A, D8)."""
-    me = wizard(state, mine["caster"])
-    return combat.result(theirs, mine["cards"], me.colour, me.points) == "A"
+    """4.2: ``mine`` acts on ``theirs`` as a defence by its caster would (``influences``, D8)."""
+    return influences(state, mine["caster"], mine["cards"], theirs)
 
 
 def act_influence(state: dict, task: dict, action: dict) -> None:
@@ -323,12 +359,11 @@ def resolve_defence(state: dict, threat: dict, seat: int, cards: list[str],
     """5.7: A repels (both spells discarded); R: the reflector names a new victim; R†: both
     spells fly back (D2: the attack to whoever sent it, option ``double_reflection``).
     ``cards`` are all the cards laid, ``spell`` the ones that act (the Witch's, 8.3)."""
-    me = wizard(state, seat)
     spell = cards if spell is None else spell
     if kind(spell[0]).role == "witch":
         code = "A"  # 8.3: the Witch repels alone where the magic table lists her
     else:
-        code = combat.result(threat, spell, me.colour, me.points)
+        code = outcome(state, threat, spell, seat)
     if code in ("R", "R†") and state["reflections"] >= state["options"]["max_reflections"]:
         code = "A"  # D6: the bound on reflections in one segment
     if code not in ("R", "R†"):
@@ -463,11 +498,49 @@ def walk_step(state: dict, task: dict) -> None:
     push(state, {"kind": "cut", "seat": walk["at"]})
 
 
+def laid_spells(state: dict, seat: int) -> list[dict]:
+    """8.5: "Dabei kann er auch seinen bereits verdeckt auf dem Tisch liegenden Zauberspruch
+    verwenden" (option ``laid_spell_ward``, D28): the spells ``seat`` laid in this attack
+    segment and still on the table, while a creature cast as an attack walks (the bottom of the
+    stack; its defence segment has no spell laid face down). Not a creature walking or waiting
+    (it is on its way), nor one whose creator has yet to cut."""
+    if not state["options"]["laid_spell_ward"] or not state["walks"] or \
+            state["walks"][0]["resume"] is not None:
+        return []
+    cutting = {t["threat"] for t in state["tasks"] if t["kind"] == "walk"}
+    return [t for t in state["threats"] if t["caster"] == seat == t["sender"]
+            and not t["walking"] and t["id"] not in cutting]
+
+
+def laid_ward_options(state: dict, seat: int, threat: dict) -> list[list[str]]:
+    """8.5, D28: the laid spells that defend against the walking creature ``threat`` (paid
+    when laid, so any of them, whatever energy is left)."""
+    return [t["cards"] for t in laid_spells(state, seat)
+            if outcome(state, threat, t["cards"], seat) in combat.SUCCESS]
+
+
+def ward_with_laid(state: dict, task: dict, laid: dict) -> None:
+    """8.5, D28: the laid spell leaves the duel it was laid for and defends against the
+    creature: nothing is paid (4.1.6: it was paid when laid), its card is replaced (8.5.1), a
+    creature among it does not walk again (it was created when laid)."""
+    seat = task["seat"]
+    state["threats"].remove(laid)
+    owe(state, seat, len(laid["cards"]))
+    log(state, event="ward", seat=seat, spells=names(laid["cards"]), laid=True)
+    walk_of(state)["steps"] += 1
+    discard(state, laid["cards"])
+    ward_result(state, seat, task["threat"], laid["cards"])
+
+
 def act_ward(state: dict, task: dict, action: dict) -> None:
     """8.5.1: the defence against a wandering creature is the usual one (paid); its card is
     replaced from the book. The Witch conjures her defence next (8.3, D14); a creature cast
-    against it may walk first (8.5.7)."""
+    against it may walk first (8.5.7). A laid spell (8.5) defends as ``ward_with_laid``."""
     seat, threat, cards = task["seat"], task["threat"], action["cards"]
+    laid = next((t for t in laid_spells(state, seat) if t["cards"] == cards), None)
+    if laid is not None:
+        ward_with_laid(state, task, laid)
+        return
     take(state, seat, cards)
     owe(state, seat, len(cards))
     spent = pay(state, seat, combat.cost(cards))
@@ -509,11 +582,10 @@ def ward_result(state: dict, seat: int, threat: dict, cards: list[str]) -> None:
         walk["at"], walk["quiet"] = left_of(state, seat, not_in_limbo(state)), 0
         push(state, {"kind": "step"})
         return
-    me = wizard(state, seat)
     if kind(cards[0]).role == "witch":
         code = "A"  # 8.3: the Witch repels alone where the magic table lists her
     else:
-        code = combat.result(threat, cards, me.colour, me.points)
+        code = outcome(state, threat, cards, seat)
     log(state, event="warded", seat=seat, code=code)
     if code in ("R", "R†") and state["reflections"] < state["options"]["max_reflections"]:
         state["reflections"] += 1

@@ -62,7 +62,8 @@ def flow_view(state: dict) -> dict:
     """The engine's public bookkeeping, enough with the rest of the view to rebuild the state."""
     return {"tasks": clone(state["tasks"]), "threats": clone(state["threats"]),
             "walks": clone(state["walks"]), "owed": list(state["owed"]),
-            "banished_at": list(state["banished_at"]), "left_at": list(state["left_at"]),
+            "banished_at": list(state["banished_at"]),
+            "creature_banished": list(state["creature_banished"]), "left_at": list(state["left_at"]),
             "reflections": state["reflections"], "next_threat": state["next_threat"],
             "reshuffles": state["reshuffles"], "book_bottom": state["book_bottom"],
             "known": [{"seat": s, "spell": spell, "shuffle": n} for s, spell, n in state["known"]]}
@@ -104,6 +105,7 @@ def public_state(view: dict) -> dict:
         "owed": list(flow["owed"]), "out": [not inside for inside in view["in_game"]],
         "left_at": list(flow["left_at"]), "forfeited": list(view["forfeited"]),
         "role": list(view["roles"]), "banished_at": list(flow["banished_at"]),
+        "creature_banished": list(flow["creature_banished"]),
         "exhausted": list(view["exhausted"]), "dm": view["duel_master"],
         "next_dm": view["next_duel_master"], "circle": list(view["circle"]), "choices": {},
         "threats": clone(flow["threats"]), "walks": clone(flow["walks"]),

@@ -18,7 +18,8 @@ from .core import (LEARNING_COST, LEARNING_FEE, RETURN_COST, TWO_WIZARD_GAP, ali
                    leave, leave_if_broke, left_of, log, not_in_limbo, owe, pay, push,
                    reshuffle, return_from_limbo, take)
 from .duel import (act_conjure, act_influence, act_redirect, act_return, act_ward, after_cut,
-                   attack_options, conjure_options, cut_source, defence_options, meet,
+                   attack_options, conjure_options, cut_source, defence_options,
+                   laid_ward_options, meet,
                    reveal_attacks, reveal_defences, skip_conjure, skip_redirect, skip_ward,
                    start_defence_walk, start_duel_step, start_segment, start_walk, start_wave, walk_step,
                    wave_end)
@@ -131,8 +132,10 @@ def options_for(state: dict, task: dict, seat: int | None = None) -> list[dict]:
         return [{"type": "attack", "cards": p} for p in plays] or [{"type": "mock"}]
     if kind_ in ("defend", "ward"):
         threat = task["threats"][str(seat)] if kind_ == "defend" else task["threat"]
-        return [{"type": "defend", "cards": p}
-                for p in defence_options(state, seat, threat, witch=True)]
+        plays = defence_options(state, seat, threat, witch=True)
+        if kind_ == "ward":  # 8.5: the spell he laid this segment may defend too
+            plays += laid_ward_options(state, seat, threat)
+        return [{"type": "defend", "cards": p} for p in plays]
     if kind_ == "conjure":
         return conjure_options(state, task)
     if kind_ == "influence":
@@ -157,6 +160,7 @@ def new_state(players: int, options: dict) -> dict:
         "hands": [[] for _ in range(players)], "deck": [], "discard": [], "owed": [],
         "out": [False] * players, "left_at": [None] * players, "forfeited": [],
         "role": [None] * players, "banished_at": [None] * players,
+        "creature_banished": [False] * players,
         "exhausted": [False] * players, "dm": 0, "next_dm": None, "circle": [],
         "choices": {}, "threats": [], "walks": [], "cut": None, "reflections": 0,
         "next_threat": 1, "log": [], "scores": None, "end_reason": None,
@@ -217,6 +221,7 @@ def start_round(state: dict, task: dict) -> None:
     state["next_dm"], state["reflections"], state["cut"] = None, 0, None
     for seat in alive(state):
         state["role"][seat], state["banished_at"][seat], state["exhausted"][seat] = None, None, False
+        state["creature_banished"][seat] = False
     if state["out"][state["dm"]]:  # 4.4: a missing duel master passes the office to the left
         state["dm"] = left_of(state, state["dm"], alive(state))
     push(state, {"kind": "decide", "seats": alive(state)})

@@ -109,7 +109,7 @@ FILLER = [c("holy-staff", 1), c("holy-staff", 2), c("holy-staff", 3)]  # useless
 
 def test_warlock_1_spec_two_to_six_wizards_simultaneous_hidden_chance():
     """1: "Warlock ist ein Spiel für 2-6 Personen"."""
-    assert (SPEC.name, SPEC.version, SPEC.min_players, SPEC.max_players) == ("warlock", 2, 2, 6)
+    assert (SPEC.name, SPEC.version, SPEC.min_players, SPEC.max_players) == ("warlock", 3, 2, 6)
     assert SPEC.chance and SPEC.hidden_information and SPEC.simultaneous
     for players in (1, 7):
         with pytest.raises(Exception):
@@ -894,6 +894,8 @@ def test_warlock_8_5_2_when_the_arena_is_empty_the_creature_is_discarded_and_the
     assert c("giant") in state["discard"]
     assert [e["returned"] for e in state["log"] if e["event"] == "walk ended"] == [False]
     assert [e["seat"] for e in state["log"] if e["event"] == "bonus"] == [0]  # for seat 1 only
+    assert (state["segment"], task(state)) == (7, "learn")  # D26: the learner swaps at the balance
+    state = act(state, 2, R.legal_actions(state, 2)[-1])
     assert state["round"] == 2 and state["energy"][:2] == [199 - 8 + 30 - 30, 199 - 5 - 30]
 
 
@@ -1004,7 +1006,8 @@ def test_warlock_8_5_7_a_creature_cast_against_a_wandering_creature_walks_first(
     state = walking_giant(hands, circle=(0, 1))
     state = cut(state, high=True)   # the goblins wander
     state = cut(state, high=True)   # thulsa is attacked
-    assert R.legal_actions(state, 1) == [defend(c("giant"))]
+    # (8.5: his laid Crows would repel the Goblins too, test_warlock_8_5_the_laid_spell_...)
+    assert R.legal_actions(state, 1) == [defend(c("giant")), defend(c("crows"))]
     state = act(state, 1, defend(c("giant")))
     assert len(state["walks"]) == 2 and R.next(state).spec["kind"] == "dice"
     state = cut(state, high=True)   # thulsa's giant wanders too
@@ -1148,8 +1151,9 @@ def test_warlock_D4_option_swaps_without_a_duel_may_be_free():
 
 
 def test_warlock_D8_identical_spells_pass_each_other_in_a_duel_of_two():
-    """D8: in the attack segment of a duel of two only a repel (A) is an influence; two Cannons
-    fly past each other and a defence segment follows."""
+    """D8: in the attack segment of a duel of two a reflection is no influence: two Cannons
+    (magic: no combat value to meet by, 4.6) fly past each other and a defence segment follows
+    (4.2.2). Identical physical spells meet by value: test_warlock_D8_4_6_..."""
     state = position(["mephisto", "stileppo"], [[c("cannon"), c("vacuum")],
                                                 [c("cannon", 2), c("vacuum", 2)]])
     state = acts(state, (0, attack(c("cannon"))), (1, attack(c("cannon", 2))))
@@ -1423,7 +1427,7 @@ def test_version_1_logs_fold_to_their_version_1_snapshots_by_the_edition():
     from games.engine import registry
     from games.engine.log import Folder
 
-    assert R.spec.version == 2
+    assert R.spec.version == 3
     path = Path(__file__).resolve().parent / "data" / "warlock-v1-golden.jsonl"
     logs = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(logs) == 5

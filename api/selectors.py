@@ -23,7 +23,7 @@ def bot_profile(*, bot_id: int) -> Bot | None:
 
 def bot_version_get(*, bot: Bot, number: int, with_code: bool = False) -> BotVersion | None:
     """Version ``number`` of ``bot``; the archive bytes only when ``with_code``."""
-    versions = BotVersion.objects.filter(bot=bot, number=number)
+    versions = BotVersion.objects.filter(bot=bot, number=number).select_related("version_check")
     return (versions if with_code else versions.defer("archive")).first()
 
 

@@ -1,4 +1,5 @@
 """Input and output shapes of bots and bot versions. Never the code: it has its own endpoint."""
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from bots.models import Bot, BotVersion
@@ -41,13 +42,42 @@ class BotProfileOutput(BotOutput):
         fields = BotOutput.Meta.fields + ["ratings"]
 
 
+class VersionCheckOutput(serializers.Serializer):
+    """The check match of a version (docs/ladder.md): ``pending`` until it ends, then
+    ``passed`` or ``failed`` with the reason and the fault's evidence. A built-in bot's version
+    has passed by definition (no match)."""
+
+    status = serializers.ChoiceField(choices=["pending", "passed", "failed"])
+    match = serializers.UUIDField(allow_null=True, help_text="The check match (null: not started yet, or built-in).")
+    reason = serializers.CharField(help_text="Why it failed; empty otherwise.")
+    fault = serializers.JSONField(allow_null=True, help_text="The recorded fault: reason, detail, seq ...")
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+BUILTIN_CHECK = {"status": "passed", "match": None, "reason": "", "fault": None, "finished_at": None}
+
+
 class BotVersionOutput(serializers.ModelSerializer):
-    """What a version is, publicly: its sha256 lets anyone check what played a match."""
+    """What a version is, publicly: its sha256 lets anyone check what played a match; its
+    check match says whether it plays a whole match without a fault."""
+
+    check = serializers.SerializerMethodField()
 
     class Meta:
         model = BotVersion
         fields = ["number", "format", "sha256", "size", "filename", "file_count",
-                  "unpacked_size", "created_at"]
+                  "unpacked_size", "created_at", "check"]
+
+    @extend_schema_field(VersionCheckOutput(allow_null=True))
+    def get_check(self, version: BotVersion) -> dict | None:
+        """null for a version uploaded while check matches were off."""
+        if version.format == BotVersion.Format.BUILTIN:
+            return BUILTIN_CHECK
+        check = getattr(version, "version_check", None)
+        if check is None:
+            return None
+        return VersionCheckOutput({"status": check.status, "match": check.match_id, "reason": check.reason,
+                                   "fault": check.fault, "finished_at": check.finished_at}).data
 
 
 class BotVersionUploadInput(Input):

@@ -385,7 +385,8 @@ def bot_detail(request, bot_id):
     bot = bot_profile(bot_id=bot_id)
     if bot is None:
         raise Http404("no such bot")
-    versions = _paged(request, BotVersion.objects.filter(bot=bot).defer("archive").order_by("-number"),
+    versions = _paged(request, BotVersion.objects.filter(bot=bot).defer("archive")
+                      .select_related("version_check").order_by("-number"),
                       param="versions")
     history = rating_history(bot=bot)
     matches = matches_shown(request.user).filter(seated(bot.versions.values_list("pk", flat=True)))

@@ -108,7 +108,7 @@ class BotVersionListUpload(ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return BotVersion.objects.none()
-        return bot_versions(bot=bot_or_404(self.kwargs["bot_id"]))
+        return bot_versions(bot=bot_or_404(self.kwargs["bot_id"])).select_related("version_check")
 
     @extend_schema(request={"multipart/form-data": BotVersionUploadInput},
                    responses={201: BotVersionOutput,

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from games.engine import registry
 from games.engine.bots import Bot as EngineBot
@@ -34,10 +35,11 @@ def builtin_bots(ruleset_name: str) -> dict[str, type[EngineBot]]:
 
 def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | None = None,
                 time_control: dict | None = None, fault_policy: dict | None = None,
-                seed: bytes | None = None, queue: bool = True) -> Match:
+                seed: bytes | None = None, queue: bool = True, rated: bool = True) -> Match:
     """A match between bot versions (one per seat, built-in or uploaded), its driver queued
     (play_match) once the match is committed. Raises ValueError on a bad policy, time control
-    or a bot of another game, and the engine's InvalidOptions/UnknownRuleset."""
+    or a bot of another game, and the engine's InvalidOptions/UnknownRuleset. ``rated=False``:
+    left out of the game's ratings (a check match)."""
     from .referee import FaultPolicy
     from .sandbox import TimeControl
     from .tasks import play_match
@@ -56,7 +58,7 @@ def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | Non
     with transaction.atomic():
         match = match_create(ruleset=game, players=len(versions), options=options, seats=seats,
                              seed=seed, time_control=clock, fault_policy=policy,
-                             queued_at=timezone.now() if queue else None)
+                             queued_at=timezone.now() if queue else None, rated=rated)
         if queue:
             match_id = str(match.pk)
             transaction.on_commit(lambda: play_match.delay(match_id))
@@ -128,7 +130,9 @@ def bot_version_upload(*, bot: Bot, filename: str, content: bytes) -> BotVersion
     same bytes as one of its versions answer with that version instead (no silent duplicate:
     ``version.created`` says which). Everything is checked before anything is written:
     UploadRefused (a ValueError with ``reason``) leaves the database as it was. Numbers are
-    taken under a row lock on the bot, so concurrent uploads get consecutive numbers."""
+    taken under a row lock on the bot, so concurrent uploads get consecutive numbers. A new
+    version is announced, in the same transaction, to each function settings.VERSION_UPLOADED_HOOKS
+    names (by default the ladder's check match: ladder.services.version_check_create).""" 
     if bot.kind != Bot.Kind.UPLOADED:
         raise ValueError(f"{bot.name} is a built-in bot; only uploaded bots take new versions")
     content = bytes(content)
@@ -145,6 +149,8 @@ def bot_version_upload(*, bot: Bot, filename: str, content: bytes) -> BotVersion
             filename=info.filename, archive=content, file_count=info.file_count,
             unpacked_size=info.unpacked_size)
         version.created = True
+        for hook in settings.VERSION_UPLOADED_HOOKS:
+            import_string(hook)(version=version)
         return version
 
 

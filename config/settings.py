@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "replays",
     "bots",
     "tournaments",
+    "ladder",
     "api",
 ]
 
@@ -141,13 +142,29 @@ CELERY_TASK_ROUTES = {"bots.play_match": {"queue": CELERY_TASK_DEFAULT_QUEUE},
                       "*": {"queue": CELERY_CONTROL_QUEUE}}
 # What a match's end is announced to (bots.play_match queues each with the match id): the
 # layers above the driver, named here so the driver imports none of them.
-MATCH_END_TASKS = ["tournaments.tasks.match_finished"]
+MATCH_END_TASKS = ["tournaments.tasks.match_finished", "ladder.tasks.match_ended"]
+# The ladder's matches (this stage: the check match of every upload, docs/ladder.md) have a
+# queue of their own, so they never take the workers tournaments need: run workers for it
+# (`-Q <queue>-ladder`, docker-compose's "ladder" service) beside the match workers.
+CELERY_LADDER_QUEUE = os.environ.get("CELERY_LADDER_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-ladder")
+# Every new uploaded version plays a check match (ARENA_CHECK_MATCHES=0 turns that off);
+# what an upload is announced to, inside the transaction that stores it (dotted paths of
+# functions taking ``version=``).
+ARENA_CHECK_MATCHES = os.environ.get("ARENA_CHECK_MATCHES", "1") == "1"
+VERSION_UPLOADED_HOOKS = ["ladder.services.version_check_create"]
+# The ladders (docs/ladder.md): matches each keeps in flight (topped up every LADDER_SECONDS by
+# the beat's matchmaker), and the faulted matches in a row that take a bot off its ladder.
+LADDER_MATCHES_IN_FLIGHT = int(os.environ.get("LADDER_MATCHES_IN_FLIGHT", "2"))
+LADDER_MAX_FAULTS = int(os.environ.get("LADDER_MAX_FAULTS", "3"))
+LADDER_SECONDS = float(os.environ.get("LADDER_SECONDS", "10"))
 # Sweeps: every SWEEP_SECONDS, `celery -A config beat` queues each (docker-compose: "beat").
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-matches": {"task": "bots.sweep_stuck_matches", "schedule": SWEEP_SECONDS},
     "sweep-tournaments": {"task": "tournaments.sweep_tournaments", "schedule": SWEEP_SECONDS},
     "sweep-validations": {"task": "replays.sweep_validations", "schedule": SWEEP_SECONDS},
+    "sweep-version-checks": {"task": "ladder.sweep_version_checks", "schedule": SWEEP_SECONDS},
+    "ladder-matchmake": {"task": "ladder.matchmake", "schedule": LADDER_SECONDS},
 }
 # An ended match with no verdict this long after its end lost its validation: queued again.
 VALIDATION_GRACE_SECONDS = int(os.environ.get("VALIDATION_GRACE_SECONDS", "60"))

@@ -39,6 +39,10 @@ class Match(models.Model):
     # When a driver (play_match) was last queued for it; None: never queued (driven in process).
     # A match no driver has claimed long after this lost its message (bots.driver.lost_matches_take).
     queued_at = models.DateTimeField(null=True, blank=True)
+    rated = models.BooleanField(
+        default=True,
+        help_text="Counts in the game's ratings (tournaments.rating_fold). A check match is not "
+                  "rated; the log's match_created says so (\"rated\": false).")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     imported = models.BooleanField(

@@ -219,10 +219,11 @@ def _match_close(*, match: Match, kind: str, payload: dict, when: dt.datetime) -
 def match_create(*, ruleset: str, players: int, options: dict | None = None,
                  seats: list[dict] | None = None, seed: bytes | None = None,
                  time_control: dict | None = None, fault_policy: dict | None = None,
-                 queued_at: dt.datetime | None = None) -> Match:
+                 queued_at: dt.datetime | None = None, rated: bool = True) -> Match:
     """A new match with its match_created event. Raises UnknownRuleset or InvalidOptions.
     ``time_control`` and ``fault_policy`` are recorded in the log for the audit; ``queued_at``:
-    when its driver is queued (Match.queued_at), None where none is."""
+    when its driver is queued (Match.queued_at), None where none is; ``rated=False`` (a check
+    match) keeps it out of the ratings, and the log says so (``"rated": false``)."""
     engine = registry.get(ruleset)
     engine.check_players(players)
     opts = engine.options(options)
@@ -235,10 +236,12 @@ def match_create(*, ruleset: str, players: int, options: dict | None = None,
             ruleset=engine.spec.name, ruleset_version=engine.spec.version,
             options=engine.options_json(opts), players=players, seats=seats, seed=seed,
             seed_commitment=chance.commitment(seed), time_control=time_control or {},
-            fault_policy=fault_policy or {}, queued_at=queued_at)
+            fault_policy=fault_policy or {}, queued_at=queued_at, rated=rated)
         payload = created_payload(ruleset=engine, options=opts, players=players, seats=seats,
                                   seed_commitment=match.seed_commitment)
         payload.update({"time_control": match.time_control, "fault_policy": match.fault_policy})
+        if not rated:
+            payload["rated"] = False
         event_append(match=match, expected_seq=0, prev_hash=GENESIS, kind="match_created",
                      payload=payload)
     return match

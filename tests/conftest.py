@@ -1,5 +1,6 @@
 """Shared fixtures. PostgreSQL/Redis tests run when DATABASE_URL / CELERY_BROKER_URL are set and
 then fail (never skip) if the service is down; on the embedded defaults they are skipped."""
+import importlib
 import os
 import subprocess
 import sys
@@ -89,9 +90,16 @@ def signing_key_dir(tmp_path_factory):
         os.environ["SIGNING_KEY_DIR"] = before[1]
 
 
+def worker_queues() -> list[str]:
+    """Every queue of the service: the matches', the control tasks' and the ladder's."""
+    from django.conf import settings
+
+    return [settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_CONTROL_QUEUE, settings.CELERY_LADDER_QUEUE]
+
+
 def start_worker(name: str = "worker", **env_extra: str) -> subprocess.Popen:
     """Start a real Celery worker process on the test database and wait until it is ready; it
-    takes both queues, the matches' and the control tasks'."""
+    takes every queue: the matches', the control tasks' and the ladder's."""
     from django.conf import settings
     from django.db import connection
 
@@ -108,7 +116,7 @@ def start_worker(name: str = "worker", **env_extra: str) -> subprocess.Popen:
         worker = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
              "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
-             "-n", f"{name}@%h", "-Q", f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_CONTROL_QUEUE}"],
+             "-n", f"{name}@%h", "-Q", ",".join(worker_queues())],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while "ready." not in log.read_text():
@@ -128,16 +136,30 @@ def stop_worker(worker: subprocess.Popen) -> None:
         worker.wait()
 
 
-@pytest.fixture
-def purged_queue():
-    """The test broker's queues (matches and control tasks) emptied first, so no message of an
-    earlier test is delivered."""
+@pytest.fixture(autouse=True)
+def check_matches_only_where_tested(request):
+    """An upload plays a check match (ladder.services): the tests of that (marked
+    ``check_matches``) have it; every other test uploads without one, so that its own matches
+    are all it plays."""
+    if request.node.get_closest_marker("check_matches"):
+        yield
+        return
     from django.conf import settings
 
+    before = settings.ARENA_CHECK_MATCHES
+    settings.ARENA_CHECK_MATCHES = False
+    yield
+    settings.ARENA_CHECK_MATCHES = before
+
+
+@pytest.fixture
+def purged_queue():
+    """The test broker's queues (matches, control tasks, the ladder) emptied first, so no
+    message of an earlier test is delivered."""
     from config.celery import app
 
     with app.connection_for_write() as connection:
-        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_CONTROL_QUEUE):
+        for queue in worker_queues():
             connection.default_channel.queue_purge(queue)
 
 
@@ -161,3 +183,21 @@ def eager_tasks():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def live_db(transactional_db):
+    """A database whose transactions really commit (a live server's, or tasks queued at commit).
+    Its teardown runs before the flush of transactional_db, which on SQLite deletes row by row
+    and so meets the append-only trigger: empty the event table with the trigger lifted for a
+    moment (PostgreSQL flushes with TRUNCATE, which it allows)."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        return
+    append_only = importlib.import_module("replays.migrations.0002_event_append_only_triggers")
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TRIGGER IF EXISTS replays_event_no_delete")
+        cursor.execute("DELETE FROM replays_event")
+        cursor.execute(append_only.SQLITE_UP[1])

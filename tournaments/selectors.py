@@ -135,8 +135,8 @@ def tournament_bracket(*, tournament: Tournament) -> list[dict]:
 
 
 def rating_fold(*, game: str, ratings: dict):
-    """The fold every rating comes from: each ended match of ``game`` played here (imported
-    matches name another service's bots) in a stable order (end time, then match id), rated
+    """The fold every rating comes from: each ended, rated match of ``game`` played here
+    (imported matches name another service's bots; a check match is unrated) in a stable order (end time, then match id), rated
     with openskill (Plackett-Luce, placings as ranks) into ``ratings`` ({bot id: rating}).
     Yields ``(match, bots, rated)`` per match: its seats' bot ids (None for a seat that is no bot
     version) and whether it was rated; a match with such a seat, or with one bot in several
@@ -147,7 +147,7 @@ def rating_fold(*, game: str, ratings: dict):
 
     model = PlackettLuce()
     version_bot = dict(BotVersion.objects.filter(bot__game=game).values_list("pk", "bot_id"))
-    matches = Match.objects.filter(ruleset=game, status=Match.Status.ENDED, imported=False) \
+    matches = Match.objects.filter(ruleset=game, status=Match.Status.ENDED, imported=False, rated=True) \
         .order_by("ended_at", "id").only("id", "seats", "result", "ended_at")
     for match in matches:
         bots = [version_bot.get(seat.get("bot_version")) for seat in match.seats]

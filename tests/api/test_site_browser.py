@@ -15,7 +15,7 @@ from tournaments.services_drafts import tournament_draft_create, tournament_entr
 
 from api import site
 
-from .test_viewer_browser import ARTIFACTS, browser, live_db, page  # noqa: F401 (fixtures)
+from .test_viewer_browser import ARTIFACTS, browser, page  # noqa: F401 (fixtures)
 
 GAME = "sorcado"
 OWN_SOURCE = b"import sys\nfor line in sys.stdin:\n    pass\n"

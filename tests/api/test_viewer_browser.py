@@ -2,7 +2,6 @@
 driven by Playwright; never `playwright install`). Skipped when Chromium is absent, unless
 ARENA_REQUIRE_BROWSER=1 (CI), which turns its absence into a failure. Screenshots go to
 var/test-artifacts/."""
-import importlib
 import json
 import os
 import re
@@ -78,23 +77,6 @@ def page(browser):
     yield tab
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
-
-
-@pytest.fixture
-def live_db(transactional_db):
-    """The live server's database. Its teardown runs before the flush of transactional_db, which
-    on SQLite deletes row by row and so meets the append-only trigger: empty the event table
-    with the trigger lifted for a moment (PostgreSQL flushes with TRUNCATE, which it allows)."""
-    yield
-    from django.db import connection
-
-    if connection.vendor != "sqlite":
-        return
-    append_only = importlib.import_module("replays.migrations.0002_event_append_only_triggers")
-    with connection.cursor() as cursor:
-        cursor.execute("DROP TRIGGER IF EXISTS replays_event_no_delete")
-        cursor.execute("DELETE FROM replays_event")
-        cursor.execute(append_only.SQLITE_UP[1])
 
 
 def _shot(tab, name):

@@ -17,7 +17,7 @@ from bots.services import bot_create, bot_version_upload, builtin_bot_versions, 
 from replays.models import Match
 from replays.selectors import match_event_count, match_folder
 
-from .test_viewer_browser import ARTIFACTS, browser, live_db  # noqa: F401 (fixtures)
+from .test_viewer_browser import ARTIFACTS, browser  # noqa: F401 (fixtures)
 
 EXAMPLE_BOT = Path(__file__).resolve().parents[2] / "examples" / "bots" / "random_bot.py"
 STEP_WAIT_MS = 15_000  # the viewer polls every LIVE_POLL_MS (1 s); a busy machine may be slow

@@ -41,4 +41,7 @@ class Command(BaseCommand):
             self.stdout.write(self.style.WARNING(
                 f"{owner}/{name} version {version.number} already holds these bytes (sha256 "
                 f"{version.sha256[:16]}...): nothing stored"))
+        from ladder.selectors import version_check_line
+
+        self.stdout.write(version_check_line(version=version))
         self.stdout.write(f"play it: manage.py play {game} --bots {owner}/{name},random")

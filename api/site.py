@@ -28,6 +28,8 @@ from django.utils.safestring import mark_safe
 
 from bots.models import Bot, BotVersion
 from games.engine import registry
+from ladder.models import LadderEntry
+from ladder.selectors import ladder_leaderboard
 from replays.models import Match
 from tournaments.models import Entry, Rating, Tournament
 from tournaments.selectors import rating_fold
@@ -391,7 +393,11 @@ def bot_detail(request, bot_id):
     history = rating_history(bot=bot)
     matches = matches_shown(request.user).filter(seated(bot.versions.values_list("pk", flat=True)))
     page = _paged(request, matches)
+    entry = LadderEntry.objects.select_related("version", "ladder").filter(bot=bot).first()
+    ladder_row = next((row for row in ladder_leaderboard(ladder=entry.ladder) if row["entry"].pk == entry.pk),
+                      None) if entry and entry.active else None
     return render(request, "site/bot.html", {
+        "entry": entry, "ladder_row": ladder_row, "is_owner": request.user.is_authenticated and bot.owner_id == request.user.pk,
         "bot": bot, "title": _title(bot.game), "versions": versions,
         "rating": next((r for r in bot.ratings.all() if r.game == bot.game), None),
         "history": history, "chart": rating_chart(history), "page": page,

@@ -1,8 +1,8 @@
-"""The site for people (api.site): home, games, tournaments, matches, bots, my page, login and
-logout. The viewer and the tournament page (api.pages_urls) share its frame."""
+"""The site for people (api.site, api.site_ladder): home, games, ladders, tournaments, matches,
+bots, my page, login and logout. The viewer and the tournament page (api.pages_urls) share its frame."""
 from django.urls import path
 
-from . import site
+from . import site, site_ladder
 
 urlpatterns = [
     path("", site.home, name="site-home"),
@@ -11,6 +11,9 @@ urlpatterns = [
     path("matches/", site.match_list, name="site-matches"),
     path("tournaments/", site.tournament_list, name="site-tournaments"),
     path("bots/<int:bot_id>/", site.bot_detail, name="site-bot"),
+    path("bots/<int:bot_id>/ladder/", site_ladder.ladder_entry_toggle, name="site-bot-ladder"),
+    path("ladders/", site_ladder.ladder_list, name="site-ladders"),
+    path("ladders/<str:name>/", site_ladder.ladder_detail, name="site-ladder"),
     path("me/", site.my_page, name="site-me"),
     path("login/", site.login_view, name="site-login"),
     path("logout/", site.logout_view, name="site-logout"),

@@ -44,3 +44,19 @@ def ladder_leaderboard(*, ladder) -> list[dict]:
     for rank, row in enumerate(rows, 1):
         row["rank"] = rank
     return rows
+
+
+def ladder_summaries() -> list[dict]:
+    """Every ladder with its active bots, matches made and matches in flight."""
+    from django.db.models import Count, Q
+
+    from replays.models import Match
+
+    from .models import Ladder
+
+    ladders = Ladder.objects.annotate(
+        active=Count("entries", filter=Q(entries__active=True), distinct=True),
+        made=Count("matches", distinct=True),
+        running=Count("matches", filter=Q(matches__match__status=Match.Status.RUNNING), distinct=True))
+    return [{"game": ladder.game, "seats": ladder.seats, "entries": ladder.active, "matches": ladder.made,
+             "in_flight": ladder.running, "created_at": ladder.created_at} for ladder in ladders.order_by("game")]

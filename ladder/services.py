@@ -118,9 +118,9 @@ def _verdict(match: Match) -> tuple[str, str, dict | None]:
 # -- the ladders ---------------------------------------------------------------------------------
 
 def ladder_get_or_create(*, game: str, seats: int | None = None) -> Ladder:
-    """The ladder of ``game`` (created with ``seats`` seats a match, default 2, and the game's
-    built-in bots entered: every one that does not think for its whole clock). ValueError for
-    an unknown game or seats the game does not take."""
+    """The ladder of ``game`` (created with ``seats`` seats a match, default 2, and entered: the
+    game's built-in bots that do not think for their whole clock, and every uploaded bot with a
+    passed version). ValueError for an unknown game or seats the game does not take."""
     from bots.services import _game_name
 
     game = _game_name(game)
@@ -133,6 +133,10 @@ def ladder_get_or_create(*, game: str, seats: int | None = None) -> Ladder:
         if created:
             for version in builtin_bot_versions(game=game, thinking=False).values():
                 LadderEntry.objects.get_or_create(ladder=ladder, bot=version.bot, defaults={"version": version})
+            passed = Bot.objects.filter(game=game, kind=Bot.Kind.UPLOADED,
+                                        versions__version_check__status=VersionCheck.Status.PASSED).distinct()
+            for bot in passed:
+                ladder_entry_update(bot=bot)
     return ladder
 
 

@@ -169,10 +169,15 @@ def test_control_tasks_have_a_queue_of_their_own():
     control = {queue(task) for task in ("bots.sweep_stuck_matches", "tournaments.match_finished",
                                         "tournaments.advance_tournament", "tournaments.sweep_tournaments",
                                         "tournaments.recompute_ratings", "replays.validate_match",
-                                        "replays.sweep_validations")}
+                                        "replays.sweep_validations", "ladder.check_version",
+                                        "ladder.match_ended", "ladder.matchmake",
+                                        "ladder.sweep_version_checks")}
     assert control == {settings.CELERY_CONTROL_QUEUE} != {settings.CELERY_TASK_DEFAULT_QUEUE}
     assert set(settings.CELERY_BEAT_SCHEDULE[name]["task"] for name in settings.CELERY_BEAT_SCHEDULE) == {
-        "bots.sweep_stuck_matches", "tournaments.sweep_tournaments", "replays.sweep_validations"}
+        "bots.sweep_stuck_matches", "tournaments.sweep_tournaments", "replays.sweep_validations",
+        "ladder.sweep_version_checks", "ladder.matchmake"}
+    # The ladder's matches go to a queue of their own (docs/ladder.md), apart from both.
+    assert settings.CELERY_LADDER_QUEUE not in (settings.CELERY_CONTROL_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE)
 
 
 def _row_holder(tournament) -> tuple[threading.Thread, threading.Event, threading.Event]:

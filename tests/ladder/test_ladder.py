@@ -78,6 +78,15 @@ def test_a_passed_version_joins_its_ladder_and_a_failed_one_does_not(alice, sand
     assert not LadderEntry.objects.filter(bot=failed.version.bot).exists()
 
 
+def test_a_ladder_made_later_enters_the_bots_that_passed_before(alice, sandbox_required, settings):  # noqa: F811
+    passed = _checked(alice, GOOD, "early", settings)
+    _checked(alice, CRASHES, "crashes", settings)
+    ladder = ladder_get_or_create(game=GAME)
+    entered = set(LadderEntry.objects.filter(ladder=ladder).values_list("bot__name", flat=True))
+    assert entered == {"random", "heuristic", "early"}
+    assert LadderEntry.objects.get(ladder=ladder, bot__name="early").version == passed.version
+
+
 def test_the_matchmaker_never_exceeds_the_matches_in_flight(alice, settings):
     settings.LADDER_MATCHES_IN_FLIGHT = 2
     ladder = ladder_get_or_create(game="trap-the-wizard")

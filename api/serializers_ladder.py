@@ -1,0 +1,45 @@
+"""Input and output shapes of the ladders (docs/ladder.md)."""
+from rest_framework import serializers
+
+from .serializers_base import Input
+
+
+class LadderOutput(serializers.Serializer):
+    game = serializers.CharField()
+    seats = serializers.IntegerField(help_text="Seats a match: 2, or a pod of 3-7.")
+    entries = serializers.IntegerField(help_text="Bots on the ladder now (active).")
+    matches = serializers.IntegerField(help_text="Ladder matches made so far.")
+    in_flight = serializers.IntegerField(help_text="Ladder matches running now.")
+    created_at = serializers.DateTimeField()
+
+
+class LadderRowOutput(serializers.Serializer):
+    """One row of a ladder's leaderboard, ranked by ``conservative`` (mu - 3 sigma)."""
+
+    rank = serializers.IntegerField()
+    bot = serializers.IntegerField(source="bot.pk")
+    bot_name = serializers.CharField(source="bot.name")
+    owner = serializers.CharField(source="bot.owner.username", allow_null=True, default=None)
+    kind = serializers.CharField(source="bot.kind")
+    version = serializers.IntegerField(help_text="The version it plays with: its newest passed one.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField(help_text="The uncertainty of mu.")
+    conservative = serializers.FloatField(help_text="mu - 3 sigma: what the leaderboard ranks by.")
+    games = serializers.IntegerField(help_text="Ladder matches this version played and were rated.")
+
+
+class LadderEntryOutput(serializers.Serializer):
+    bot = serializers.IntegerField(source="bot_id")
+    bot_name = serializers.CharField(source="bot.name")
+    version = serializers.IntegerField(source="version.number")
+    active = serializers.BooleanField(help_text="On the ladder (paired by the matchmaker) or taken off.")
+    faults = serializers.IntegerField(help_text="Ladder matches in a row with a fault of this bot.")
+    off_reason = serializers.CharField(help_text="Why the service took it off; empty otherwise.")
+
+
+class LadderEntryInput(Input):
+    active = serializers.BooleanField(help_text="false: take the bot off the ladder; true: put it back.")
+
+
+class LadderJoinInput(Input):
+    bot = serializers.IntegerField(help_text="One of your bots of this game with a passed version.")

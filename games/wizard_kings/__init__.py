@@ -30,7 +30,7 @@ from .board import MapError, board_of
 from .content import army_keys, armies, extras
 from .state import controller, moon
 
-SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=2, min_players=2,
+SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=3, min_players=2,
                 max_players=7, chance=True, hidden_information=True, simultaneous=True,
                 rulebook="wizard-kings.eo.md")
 
@@ -485,11 +485,11 @@ class WizardKings(Ruleset):
         return _clone(data)
 
     def edition(self, version: int):
-        """Version 1 (before a fight recorded which block came in through which hexside) for
-        the matches stored under it (editions.py)."""
-        if version == 1:
-            from .editions import WIZARD_KINGS_V1
-            return WIZARD_KINGS_V1
+        """Versions 1 (before a fight recorded which block came in through which hexside) and
+        2 (before issue 38's pass rules) for the matches stored under them (editions.py)."""
+        if version in (1, 2):
+            from .editions import WIZARD_KINGS_V1, WIZARD_KINGS_V2
+            return WIZARD_KINGS_V1 if version == 1 else WIZARD_KINGS_V2
         return super().edition(version)
 
     # -- hooks ------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from .content import artefact_of, kind_of, spell_of, armies
 from .movement import attack_hexsides, can_stand, can_step
 from .scenarios import may_enter
 from .state import (blocks_at, board, can_carry, captured, contested, fire_number, is_enemy,
-                    place, remove)
+                    place, remove, rules_version)
 
 ORDER = ("A+", "A", "B+", "B", "C", "D")
 
@@ -261,8 +261,20 @@ def _turn_options(state: dict, bid: str) -> list[dict]:
         result.append({"type": "wait", "block": bid})
     if 2 <= battle["round"] <= 3:
         result += [{"type": "retreat", "block": bid, "to": h} for h in retreat_targets(state, bid)]
-    result.append({"type": "pass", "block": bid})
+    if _may_pass(state, kind, result):
+        result.append({"type": "pass", "block": bid})
     return result
+
+
+def _may_pass(state: dict, kind, offered: list[dict]) -> bool:
+    """D60: who may do nothing in its combat turn. 2.22 gives that choice to the wizards ("aŭ
+    povas fari nenion se li/ŝi deziras nek lukti nek retreti"); every other block fires, or
+    from round 2 retreats "anstataŭ lukti" (5.31, 5.4). The pursuit round (4) is optional
+    firing ("povas ataki", 5.21), treasure never fires (D31), and a block left with nothing
+    else to do passes. Version 2 let every block pass in every round."""
+    if rules_version(state) < 3 or kind.wizard or kind.treasure:
+        return True
+    return state["battle"]["round"] == 4 or not offered
 
 
 def _spell_options(state: dict, bid: str, *, rites: bool = False,

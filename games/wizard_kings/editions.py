@@ -1,6 +1,14 @@
 """Wizard Kings as it stood at an older version, for the matches stored under it
 (Ruleset.edition).
 
+Version 3 (issue 38) changed two rules: a mountain pass is a mountain hex for 2.32's natives
+(D6), so they fight one better there; and in a combat turn only wizards, treasure, a block in the
+pursuit round and a block with nothing else to do may ``pass`` (2.22, D60). Version 2 gave a pass
+no natives and let every block pass in every round. Its edition marks its states with
+``edition: 2``, which ``state.rules_version`` reads where the two rules differ
+(``state.home_terrain``, ``battle._may_pass``); ``encode`` leaves the mark out and ``decode``
+puts it back, so a version 2 log and its snapshots fold exactly as they were written.
+
 Version 2 (issue 15.1, perfect recall for ``determinize``) records in each fight which block came
 in through which hexside (``fights[hex]["crossed"]``): everyone sees a block cross, and the views
 show it. No rule reads it: version 1 plays by the version 2 rules and gives its states the
@@ -15,7 +23,29 @@ import dataclasses
 from . import SPEC, WizardKings
 
 
-class WizardKingsV1(WizardKings):
+class WizardKingsV2(WizardKings):
+    """Version 2: a pass has no natives, every block may pass in battle."""
+
+    spec = dataclasses.replace(SPEC, version=2)
+    RULES = 2           # state["edition"]: the rules its states play by (state.rules_version)
+
+    def setup(self, players: int, options=None) -> dict:
+        state = super().setup(players, options)
+        state["edition"] = self.RULES
+        return state
+
+    def encode(self, state: dict) -> dict:
+        data = super().encode(state)
+        data.pop("edition", None)
+        return data
+
+    def decode(self, data: dict) -> dict:
+        state = super().decode(data)
+        state["edition"] = self.RULES
+        return state
+
+
+class WizardKingsV1(WizardKingsV2):
     """Version 1: the version 2 rules in version 1's shape."""
 
     spec = dataclasses.replace(SPEC, version=1)
@@ -35,4 +65,5 @@ class WizardKingsV1(WizardKings):
         return state
 
 
+WIZARD_KINGS_V2 = WizardKingsV2()
 WIZARD_KINGS_V1 = WizardKingsV1()

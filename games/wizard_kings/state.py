@@ -4,12 +4,22 @@ has left to build. The state is plain JSON (a dict); nothing here changes it.
 State keys (see rules.new_state): ``blocks`` {id: {owner, kind, steps, hex, known, moved, cast}},
 ``city_owner`` {hex: seat or None} (the map's owner at the start, 4.4), ``gold`` {hex: gold on
 the city's marker, 6.3}, ``fights`` {hex: a battle the move phase started}, ``dead`` [[wizard
-kinds lost for good, 2.24] per seat].
+kinds lost for good, 2.24] per seat]; ``edition`` (only in the states of an older edition,
+editions.py) the version of the rules the match plays by.
 """
 from __future__ import annotations
 
 from .board import Board, board_of
 from .content import armies, artefact_of, extras, kind_of
+
+
+RULES_VERSION = 3   # SPEC.version: the rules a state without ``edition`` plays by
+
+
+def rules_version(state: dict) -> int:
+    """The version of the rules ``state`` plays by: an older edition marks its states
+    (editions.py, for the matches stored under it); the current rules' states carry no mark."""
+    return state.get("edition", RULES_VERSION)
 
 
 def board(state: dict) -> Board:
@@ -137,11 +147,21 @@ def fire_number(state: dict, bid: str) -> int:
     block = state["blocks"][bid]
     kind = kind_of(block["kind"])
     b = board(state)
-    terrain = "city" if block["hex"] in b.cities else b.terrain[block["hex"]]
-    bonus = 1 if kind.native(terrain) or kind.native(b.terrain[block["hex"]]) else 0
+    home = home_terrain(state, block["hex"])
+    bonus = 1 if kind.native(home) or block["hex"] in b.cities and kind.native("city") else 0
     if "lycanthrope" in kind.traits:
         bonus += extras().moon_fire.get(moon(state), 0)     # 2.5 (D26)
     return max(1, min(6, kind.fire + bonus)) if kind.fire else 0
+
+
+def home_terrain(state: dict, hex_: str) -> str:
+    """2.31-2.34 with D6: the terrain whose natives fight one better in ``hex_``. A pass is a
+    mountain hex (D6, 3.15: "Ĉe montpasejo"), so mountain natives fight one better there, as
+    2.32 says of "montaraj heksagonoj" (version 3; version 2 gave a pass no natives)."""
+    terrain = board(state).terrain[hex_]
+    if terrain == "pass" and rules_version(state) >= 3:
+        return "mountain"
+    return terrain
 
 
 def moon(state: dict) -> str:

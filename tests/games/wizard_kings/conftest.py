@@ -124,3 +124,18 @@ def reach(state: dict, bid: str) -> set[str]:
 
 def derive(spec: dict, salt: int = 0):
     return chance.derive(b"t" * 32, "test", salt, spec)
+
+
+def idle(state: dict, bid: str | None = None) -> dict:
+    """The current block's combat turn with no effect on the battle: ``pass`` where D60 lets it
+    (2.22: a wizard, treasure, the pursuit round), else a weapon's carrier waits for its other
+    letter (D36), else it fires and every die misses (a 6 hits no block: the best hit number is
+    4, a native's 5)."""
+    bid = bid or state["battle"]["current"]
+    seat = state["blocks"][bid]["owner"]
+    legal = RULESET.legal_actions(state, seat)
+    for quiet in ({"type": "pass", "block": bid}, {"type": "wait", "block": bid}):
+        if quiet in legal:                  # D36: a weapon's carrier waits for its own letter
+            return act(state, seat, quiet)
+    state = act(state, seat, {"type": "fire", "block": bid})
+    return roll(state, [6] * RULESET.next(state).spec["count"])

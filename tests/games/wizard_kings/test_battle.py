@@ -4,7 +4,7 @@ from __future__ import annotations
 from games.wizard_kings.content import armies, kind_of
 from games.wizard_kings.state import fire_number
 
-from .conftest import RULESET, act, find_kind, make_state, plain, roll, to_act
+from .conftest import RULESET, act, idle, find_kind, make_state, plain, roll, to_act
 
 
 def letter(l, *, army=None):
@@ -43,7 +43,7 @@ def test_5_21_the_rulebook_battle_example_order_of_turns():
     for _ in range(5):
         bid = state["battle"]["current"]
         order.append(bid)
-        state = act(state, state["blocks"][bid]["owner"], {"type": "pass", "block": bid})
+        state = idle(state, bid)
     assert order == ["a1", "d1", "a2", "a3", "d2"]
     assert state["battle"]["round"] == 2            # "ripetiĝas tri fojojn"
 
@@ -58,7 +58,7 @@ def test_5_31_the_ogre_example_three_dice_at_three_hit_twice():
     state = battle_state([("ogre", ogre, 3, "1001")], [("d1", target, 4)])
     while state["battle"]["current"] != "ogre":
         bid = state["battle"]["current"]
-        state = act(state, 1, {"type": "pass", "block": bid})
+        state = idle(state, bid)
     assert fire_number(state, "ogre") == 3
     state = act(state, 0, {"type": "fire", "block": "ogre"})
     assert RULESET.next(state).spec == {"kind": "dice", "count": 3, "sides": 6}
@@ -95,7 +95,7 @@ def test_5_4_no_retreat_in_the_first_round_and_attackers_leave_by_the_side_they_
     assert "retreat" not in kinds
     for _ in range(2):                                # round 1: both pass
         bid = state["battle"]["current"]
-        state = act(state, state["blocks"][bid]["owner"], {"type": "pass", "block": bid})
+        state = idle(state, bid)
     assert state["battle"]["round"] == 2
     first = state["battle"]["current"]
     retreats = {x["to"] for x in RULESET.legal_actions(state, state["blocks"][first]["owner"])
@@ -114,7 +114,7 @@ def test_5_21_after_three_rounds_the_attacker_retreats_and_the_defender_may_purs
     state = battle_state([("a", b, 2, "1001")], [("d", b, 2)])
     for _ in range(6):
         bid = state["battle"]["current"]
-        state = act(state, state["blocks"][bid]["owner"], {"type": "pass", "block": bid})
+        state = idle(state, bid)
     assert state["battle"]["step"] == "pursue" and to_act(state) == (1,)
     state = act(state, 1, {"type": "pursue"})
     assert state["battle"]["round"] == 4
@@ -128,7 +128,7 @@ def test_5_21_after_three_rounds_the_attacker_retreats_and_the_defender_may_purs
             state = act(state, 0, legal[0])
         else:
             assert {x["type"] for x in legal} == {"fire", "pass"}
-            state = act(state, 1, {"type": "pass", "block": bid})
+            state = idle(state, bid)
     assert state["blocks"]["a"]["hex"] == "1001"
 
 
@@ -187,7 +187,7 @@ def test_2_21_dispel_magic_costs_a_step_and_dispels_on_three_or_more_after_the_l
     state = battle_state([("w", wizard, 4, "1001")], [("e", enemy_wizard, 3), ("d", letter("C"), 2)])
     while state["battle"]["current"] != "w":
         bid = state["battle"]["current"]
-        state = act(state, state["blocks"][bid]["owner"], {"type": "pass", "block": bid})
+        state = idle(state, bid)
     state = act(state, 0, {"type": "cast", "block": "w", "spell": spell.key})
     assert state["battle"]["step"] == "dispel" and to_act(state) == (1,)
     state = act(state, 1, {"type": "dispel"})

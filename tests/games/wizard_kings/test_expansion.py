@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.wizard_kings.content import extras, kind_of
 from games.wizard_kings.state import fire_number, pool
 
-from .conftest import RULESET, act, find_kind, make_state, plain, roll
+from .conftest import RULESET, act, idle, find_kind, make_state, plain, roll
 from .test_battle import battle_state, letter
 
 
@@ -47,7 +47,7 @@ def test_2_36_a_cleric_performs_a_rite_instead_of_firing_and_loses_a_step():
     state = battle_state([("c", cleric.key, 3, "1001")], [("d", letter("C"), 1)])
     while state["battle"]["current"] != "c":
         bid = state["battle"]["current"]
-        state = act(state, state["blocks"][bid]["owner"], {"type": "pass", "block": bid})
+        state = idle(state, bid)
     rites = [a for a in RULESET.legal_actions(state, 0) if a["type"] == "rite"]
     assert rites and {a["rite"] for a in rites} <= set(cleric.rites)
     from games.wizard_kings.content import spell_of

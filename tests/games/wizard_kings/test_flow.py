@@ -4,7 +4,7 @@ from __future__ import annotations
 from games.wizard_kings import rules
 from games.wizard_kings.content import kind_of
 
-from .conftest import RULESET, act, find_kind, make_state, plain, reach, roll, to_act
+from .conftest import RULESET, act, idle, find_kind, make_state, plain, reach, roll, to_act
 
 
 def test_4_1_the_highest_two_dice_move_first_and_ties_roll_again():
@@ -51,7 +51,7 @@ def test_4_9_a_third_player_entering_a_battle_joins_a_side_and_may_switch_each_r
     assert state["battle"]["sides"] == {"0": "attack", "1": "defend", "2": "attack"}
     for _ in range(3):                                 # round 1: every block passes
         bid = state["battle"]["current"]
-        state = act(state, state["blocks"][bid]["owner"], {"type": "pass", "block": bid})
+        state = idle(state, bid)
     assert state["battle"]["step"] == "switch" and to_act(state) == (2,)
     state = act(state, 2, {"type": "switch"})
     assert state["battle"]["sides"]["2"] == "defend"

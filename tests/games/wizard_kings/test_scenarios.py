@@ -17,7 +17,7 @@ from games.wizard_kings.content import kind_of
 from games.wizard_kings.state import city_gold, place, pool, remove
 from games.wizard_kings.undead import UndeadBot
 
-from .conftest import RULESET, act, make_state, roll
+from .conftest import RULESET, act, idle, make_state, roll
 
 ISLAND, BARBARIANS, LAST, ALLIANCE = ("island-of-the-dead", "barbarian-attack",
                                       "last-wizard-standing", "alliance-spread")
@@ -176,10 +176,10 @@ def test_7_1_an_undead_block_never_retreats_off_the_island():
     state = end_moves(act(state, 0, {"type": "move", "block": "g", "to": "0102", "via": "0203"}))
     while state["battle"]["round"] < 2:
         bid = state["battle"]["current"]
-        state = act(state, state["blocks"][bid]["owner"], {"type": "pass", "block": bid})
+        state = idle(state, bid)
     while state["battle"]["current"] != "z":
         bid = state["battle"]["current"]
-        state = act(state, state["blocks"][bid]["owner"], {"type": "pass", "block": bid})
+        state = idle(state, bid)
     targets = {a["to"] for a in RULESET.legal_actions(state, 1) if a["type"] == "retreat"}
     assert targets and all(scenarios.may_enter(state, 1, h) for h in targets)
     unbound = {**state, "options": {**state["options"], "scenario": ""}}
@@ -293,8 +293,8 @@ def test_7_1_undead_bot_retreats_at_strength_one_to_a_friendly_hex_first():
     bot = undead_bot()
     assert state["battle"]["current"] == "z" and state["battle"]["round"] == 1
     assert ask(bot, state) == {"type": "fire", "block": "z"}   # 5.4: no retreat in round 1
-    state = act(state, 1, {"type": "pass", "block": "z"})
-    state = act(state, 0, {"type": "pass", "block": "g"})
+    state = idle(state, "z")
+    state = idle(state, "g")
     assert state["battle"]["current"] == "z" and state["battle"]["round"] == 2
     retreats = {a["to"] for a in RULESET.legal_actions(state, 1) if a["type"] == "retreat"}
     assert "0304" in retreats and len(retreats) > 1

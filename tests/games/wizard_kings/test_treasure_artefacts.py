@@ -6,7 +6,7 @@ from games.wizard_kings import rules
 from games.wizard_kings.content import artefact_of, extras, kind_of, spell_of
 from games.wizard_kings.state import pool
 
-from .conftest import RULESET, act, find_kind, make_state, plain, roll, to_act
+from .conftest import RULESET, act, idle, find_kind, make_state, plain, roll, to_act
 from .test_battle import into_battle, letter
 
 EXP = {"expansion": True}
@@ -123,10 +123,10 @@ def test_2_6_treasure_never_fires_but_holds_its_hex_and_takes_hits():
     state = into_battle(state, [("a", "1002", "1001")])
     assert state["battle"]["turns"][-1] == "g"                # the last letter, D
     while state["battle"]["current"] != "g":
-        state = act(state, 0, {"type": "pass", "block": state["battle"]["current"]})
+        state = idle(state, state["battle"]["current"])
     legal = RULESET.legal_actions(state, 1)
     assert {"type": "fire", "block": "g"} not in legal and {"type": "pass", "block": "g"} in legal
-    state = act(state, 1, {"type": "pass", "block": "g"})
+    state = idle(state, "g")
     state = act(state, 0, {"type": "fire", "block": "a"})      # round 2
     state = roll(state, [1, 1, 6])
     assert state["blocks"]["g"]["steps"] == 1
@@ -178,12 +178,12 @@ def test_2_7_a_weapon_gives_its_rating_its_carrier_may_wait_for_its_own():
     assert state["blocks"]["a"]["artefact"]["steps"] == 1
     state = roll(state, [weapon.fire, weapon.fire + 1, 6])      # one hit at the weapon's number
     assert state["blocks"]["d"]["steps"] == 2
-    state = act(state, 1, {"type": "pass", "block": "d"})
+    state = idle(state, "d")
     # round 2: it waits, then fires in the C turn with its own rating, no weapon there
     assert state["battle"]["turns"] == ["a", "d"]
     state = act(state, 0, {"type": "wait", "block": "a"})
     assert state["battle"]["turns"] == ["d", "a"]
-    state = act(state, 1, {"type": "pass", "block": "d"})
+    state = idle(state, "d")
     legal = RULESET.legal_actions(state, 0)
     assert {"type": "fire", "block": "a"} in legal and {"type": "wield", "block": "a"} not in legal
     assert {"type": "wait", "block": "a"} not in legal
@@ -213,7 +213,7 @@ def test_2_7_a_magic_artefact_casts_its_armys_spells_up_to_its_level_a_charge_ea
                        options=EXP, armies_=["orcs", "feudals"])
     state = into_battle(armed(state, "a", item.key, 2), [("a", "1002", "1001")])
     while state["battle"]["current"] != "a":
-        state = act(state, 1, {"type": "pass", "block": state["battle"]["current"]})
+        state = idle(state, state["battle"]["current"])
     invokes = [a for a in RULESET.legal_actions(state, 0) if a["type"] == "invoke"]
     levels = {spell_of(a["spell"]).level for a in invokes}
     assert invokes and max(levels) <= item.level
@@ -238,7 +238,7 @@ def test_2_7_artefacts_never_take_hits_and_die_with_their_carrier():
                        options=EXP, armies_=["orcs", "feudals"])
     state = into_battle(armed(state, "d", item.key, 2), [("a", "1002", "1001")])
     while state["battle"]["current"] != "a":
-        state = act(state, 1, {"type": "pass", "block": state["battle"]["current"]})
+        state = idle(state, state["battle"]["current"])
     state = act(state, 0, {"type": "fire", "block": "a"})
     state = roll(state, [1, 1])                                 # two hits: the second is wasted
     assert "d" not in state["blocks"]
@@ -258,7 +258,7 @@ def test_footnote_5_option_a_fallen_carriers_artefact_is_captured_and_breaks_on_
     state = into_battle(armed(state, "d", weapon.key, 2), [("a", "1002", "1001")])
     while state["battle"]["current"] != "a":
         bid = state["battle"]["current"]
-        state = act(state, state["blocks"][bid]["owner"], {"type": "pass", "block": bid})
+        state = idle(state, bid)
     state = act(state, 0, {"type": "fire", "block": "a"})
     state = roll(state, [1, 6, 6])
     assert state["lying"] == {"1002": [{"key": weapon.key, "steps": 2}]}

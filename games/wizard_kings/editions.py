@@ -7,7 +7,9 @@ pursuit round and a block with nothing else to do may ``pass`` (2.22, D60). Vers
 no natives and let every block pass in every round. Its edition marks its states with
 ``edition: 2``, which ``state.rules_version`` reads where the two rules differ
 (``state.home_terrain``, ``battle._may_pass``); ``encode`` leaves the mark out and ``decode``
-puts it back, so a version 2 log and its snapshots fold exactly as they were written.
+puts it back, so a version 2 log and its snapshots fold exactly as they were written. A view
+carries no mark, so a search bot's states drawn from it (``determinize``) play by version 3:
+their moves are legal in version 2 too (version 3 only takes ``pass`` away where it differs).
 
 Version 2 (issue 15.1, perfect recall for ``determinize``) records in each fight which block came
 in through which hexside (``fights[hex]["crossed"]``): everyone sees a block cross, and the views

@@ -14,7 +14,7 @@ import pytest
 from games.engine import registry
 from games.engine.log import Folder, LogError, canonical_json, validate
 from games.wizard_kings.content import kind_of
-from games.wizard_kings.state import board, fire_number, rules_version
+from games.wizard_kings.state import RULES_VERSION, board, fire_number, rules_version
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN = DATA / "wizard-kings-v2-golden.jsonl"
@@ -26,7 +26,8 @@ def golden_logs():
 
 def test_version_2_logs_validate_and_fold_by_the_version_2_edition():
     current = registry.get("wizard-kings")
-    assert current.spec.version == 3 and current.edition(2).spec.version == 2
+    assert current.spec.version == RULES_VERSION == 3 and current.edition(2).spec.version == 2
+    assert rules_version(current.setup(2, current.options({}))) == 3     # no mark: the current
     kept = json.loads((DATA / "wizard-kings-v2-golden-states.json").read_text())
     logs = golden_logs()
     assert len(logs) == 4 and {log[0]["match"] for log in logs} == set(kept)

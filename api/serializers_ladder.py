@@ -43,3 +43,45 @@ class LadderEntryInput(Input):
 
 class LadderJoinInput(Input):
     bot = serializers.IntegerField(help_text="One of your bots of this game with a passed version.")
+
+
+class ScrimmageInput(Input):
+    bot = serializers.IntegerField(help_text="One of your bots, with a version that passed its check match.")
+    opponents = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=20,
+                                      help_text="Bots of the same game (built-in or uploaded); games cycle through them.")
+    games = serializers.IntegerField(help_text="1 to SCRIMMAGE_MAX_GAMES (default 20).")
+    rated = serializers.BooleanField(default=False, help_text="Count the games on the ladder (both sides must be on it).")
+
+
+class ScrimmageRecordOutput(serializers.Serializer):
+    wins = serializers.IntegerField()
+    ties = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    pending = serializers.IntegerField(help_text="Games still running.")
+    aborted = serializers.IntegerField()
+
+
+class ScrimmageGameOutput(serializers.Serializer):
+    index = serializers.IntegerField()
+    match = serializers.UUIDField(help_text="Replay it at /matches/<id>/.")
+    seat = serializers.IntegerField(help_text="The requester's seat in this game.")
+    status = serializers.CharField(help_text="running, ended or aborted")
+    opponent = serializers.CharField(help_text="The opponent bot's name.")
+    opponent_version = serializers.IntegerField()
+    outcome = serializers.CharField(allow_null=True, help_text="win, tie, loss or aborted; null while it runs.")
+
+
+class ScrimmageOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    bot = serializers.IntegerField(source="version.bot_id")
+    bot_name = serializers.CharField(source="version.bot.name")
+    version = serializers.IntegerField(source="version.number")
+    opponents = serializers.ListField(child=serializers.CharField(), help_text="The opponents' names, in order.")
+    games = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    status = serializers.CharField(help_text="open, or finished when every game is over")
+    record = ScrimmageRecordOutput()
+    results = ScrimmageGameOutput(many=True, source="game_rows")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)

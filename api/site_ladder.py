@@ -46,3 +46,51 @@ def ladder_entry_toggle(request, bot_id):
         return HttpResponseForbidden("only the bot's owner takes it off its ladder or puts it back")
     ladder_entry_set_active(entry=entry, active=request.POST.get("active") == "1")
     return redirect("site-bot", bot_id=bot_id)
+
+
+@site_page
+@login_required
+def scrimmage_list(request):
+    """The signed-in user's scrimmages, and the form that asks for a new one (a refusal is shown
+    with its reason, and nothing is stored)."""
+    from bots.models import Bot
+    from django.conf import settings
+    from ladder.models import Scrimmage
+    from ladder.scrimmages import ScrimmageRefused, scrimmage_create, scrimmage_record
+
+    mine = Bot.objects.filter(owner=request.user).order_by("game", "name")
+    everyone = Bot.objects.select_related("owner").order_by("game", "kind", "name")
+    error, status = "", 200
+    if request.method == "POST":
+        try:
+            bot = mine.get(pk=int(request.POST.get("bot", "0")))
+            opponents = list(everyone.filter(pk__in=[int(pk) for pk in request.POST.getlist("opponents")]))
+            games = int(request.POST.get("games", "0"))
+            scrimmage = scrimmage_create(owner=request.user, bot=bot, opponents=opponents, games=games,
+                                         rated=request.POST.get("rated") == "1")
+            return redirect("site-scrimmage", scrimmage_id=scrimmage.pk)
+        except ScrimmageRefused as exc:  # a ValueError too: first
+            error, status = str(exc), exc.status
+        except (ValueError, Bot.DoesNotExist):
+            error, status = "choose one of your bots, its opponents and a number of games", 400
+    scrimmages = [dict(scrimmage=s, **scrimmage_record(scrimmage=s))
+                  for s in Scrimmage.objects.filter(owner=request.user).select_related("version__bot")[:50]]
+    response = render(request, "site/scrimmages.html", {
+        "mine": mine, "everyone": everyone, "scrimmages": scrimmages, "error": error,
+        "max_games": settings.SCRIMMAGE_MAX_GAMES, "posted": request.POST})
+    response.status_code = status
+    return response
+
+
+@site_page
+@login_required
+def scrimmage_detail(request, scrimmage_id):
+    """One of the user's scrimmages: W-T-L and every game, linked to its replay."""
+    from ladder.models import Scrimmage
+    from ladder.scrimmages import scrimmage_record
+
+    scrimmage = Scrimmage.objects.select_related("version__bot").filter(pk=scrimmage_id, owner=request.user).first()
+    if scrimmage is None:
+        raise Http404("no such scrimmage of yours")
+    return render(request, "site/scrimmage.html", {"scrimmage": scrimmage, "title": _title(scrimmage.game),
+                                                   **scrimmage_record(scrimmage=scrimmage)})

@@ -157,6 +157,10 @@ VERSION_UPLOADED_HOOKS = ["ladder.services.version_check_create"]
 LADDER_MATCHES_IN_FLIGHT = int(os.environ.get("LADDER_MATCHES_IN_FLIGHT", "2"))
 LADDER_MAX_FAULTS = int(os.environ.get("LADDER_MAX_FAULTS", "3"))
 LADDER_SECONDS = float(os.environ.get("LADDER_SECONDS", "10"))
+# Scrimmages (docs/ladder.md): games a request may ask for, and each user's limits.
+SCRIMMAGE_MAX_GAMES = int(os.environ.get("SCRIMMAGE_MAX_GAMES", "20"))
+SCRIMMAGE_MAX_OPEN = int(os.environ.get("SCRIMMAGE_MAX_OPEN", "3"))
+SCRIMMAGE_GAMES_PER_DAY = int(os.environ.get("SCRIMMAGE_GAMES_PER_DAY", "100"))
 # Sweeps: every SWEEP_SECONDS, `celery -A config beat` queues each (docker-compose: "beat").
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {

@@ -6,6 +6,7 @@ its check found is a row of its own, which moves once from ``pending`` to ``pass
 ``failed`` and never back. A ladder's ratings are a fold of its ended matches in the order they
 ended (LadderMatch.applied marks the ones folded in; ladder_ratings_recompute folds them again).
 """
+from django.conf import settings
 from django.db import models
 
 from bots.models import Bot, BotVersion
@@ -103,3 +104,39 @@ class LadderMatch(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+
+class Scrimmage(models.Model):
+    """N games a user asked for between one of their bots (its newest passed version) and one
+    or more bots of the game, rated on the ladder or not (docs/ladder.md, "Scrimmages")."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        FINISHED = "finished"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="scrimmages")
+    game = models.CharField(max_length=64, db_index=True)
+    version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="scrimmages",
+                                help_text="The requester's version.")
+    opponents = models.JSONField(help_text="The opponents' version ids, in the order games cycle through them.")
+    games = models.PositiveSmallIntegerField()
+    rated = models.BooleanField(default=False, help_text="Its games count on the ladder.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+
+class ScrimmageMatch(models.Model):
+    """Game ``index`` of a scrimmage; the requester sits in ``seat``."""
+
+    scrimmage = models.ForeignKey(Scrimmage, on_delete=models.CASCADE, related_name="matches")
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="scrimmage_match")
+    index = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["scrimmage", "index"]
+        constraints = [models.UniqueConstraint(fields=["scrimmage", "index"], name="scrimmagematch_index_unique")]

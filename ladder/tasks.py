@@ -19,18 +19,23 @@ def check_version(version_id: int) -> str:
 @shared_task(name="ladder.match_ended")
 def match_ended(match_id: str) -> str:
     """A match ended (bots.play_match announces every end): the verdict if it was a check
-    match, the ratings if it was a ladder match."""
+    match, the ratings if it was a ladder match (a rated scrimmage's games are), the
+    scrimmage's end if it was its last game."""
+    from .scrimmages import scrimmage_match_finished
     from .services import ladder_match_finished, version_check_finish
 
     check = version_check_finish(match_id=match_id)
     folded = ladder_match_finished(match_id=match_id)
-    return f"check: {check.status if check else '-'}; ladder matches rated: {folded}"
+    scrimmage = scrimmage_match_finished(match_id=match_id)
+    return (f"check: {check.status if check else '-'}; ladder matches rated: {folded}; "
+            f"scrimmage: {scrimmage.status if scrimmage else '-'}")
 
 
 @shared_task(name="ladder.matchmake")
 def matchmake() -> int:
     """Top every ladder up to its matches in flight (periodic, see settings), and fold in any
-    ended ladder match whose end announcement was lost. Returns the matches created."""
+    ended ladder match (and finish any scrimmage) whose end announcement was lost. Returns the
+    matches created."""
     from replays.models import Match
 
     from .models import Ladder, LadderMatch
@@ -40,6 +45,7 @@ def matchmake() -> int:
         .values_list("match_id", flat=True).first()
     if lost is not None:
         ladder_match_finished(match_id=lost)  # folds every due match of that ladder
+    _sweep_scrimmages()
     return sum(len(ladder_top_up(ladder=ladder)) for ladder in Ladder.objects.all())
 
 
@@ -68,3 +74,20 @@ def sweep_version_checks() -> int:
         logger.warning("match %s: a check match ended without its verdict; deciding it", match_id)
         version_check_finish(match_id=match_id)
     return len(unstarted) + len(over)
+
+
+def _sweep_scrimmages() -> int:
+    """Finish the open scrimmages none of whose games still runs (their last end's
+    announcement was lost)."""
+    from replays.models import Match
+
+    from .models import Scrimmage, ScrimmageMatch
+    from .scrimmages import scrimmage_match_finished
+
+    done = Scrimmage.objects.filter(status=Scrimmage.Status.OPEN).exclude(
+        matches__match__status=Match.Status.RUNNING)
+    last = [ScrimmageMatch.objects.filter(scrimmage=s).values_list("match_id", flat=True).last() for s in done]
+    for match_id in last:
+        if match_id is not None:
+            scrimmage_match_finished(match_id=match_id)
+    return len(last)

@@ -16,10 +16,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from games.engine import chance
 from games.engine.bots import RandomBot
-from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, Result, Ruleset,
-                                   ToAct, forfeiting_seat, option, options_dict)
+from games.engine.dict_ruleset import DictRuleset
+from games.engine.protocol import Event, GameSpec, IllegalAction, option
 from games.engine.registry import register
 
 from .content import (CARD, CONTENT, CORNERS_BY_PLAYERS, DISPEL, DIVINATION, FACTIONS, GRID, HAND_SIZE,
@@ -227,11 +226,6 @@ _IN_PLACE = {
     "ban": (("ban_used", "bans"), (), ()),  # S.4, B.1
     "pass": ((), (), ()),
 }
-
-
-def _itself(state: dict) -> dict:
-    """No copy: apply_in_place changes the state it is given."""
-    return state
 
 
 def clone_for(state: dict, seat: int, action: dict) -> dict:
@@ -560,37 +554,42 @@ def card_facts(state: dict, view: dict) -> dict:
 
 # -- the ruleset --------------------------------------------------------------------------------
 
-class Sorcado(Ruleset):
-    """The engine contract for Sorcado."""
+class Sorcado(DictRuleset):
+    """The engine contract for Sorcado (the shell: games/engine/dict_ruleset.py)."""
 
     spec = SPEC
     Options = Options
+    check_in_apply = False  # apply trusts check_action (the service, the runner and log.Folder
+    #                         all check first): not checking twice is fold speed
+    refusal = staticmethod(refusal)
+    decide = staticmethod(act)
+    chance_outcome = staticmethod(chance_outcome)
+    forfeit = staticmethod(forfeit)
+    public_view = staticmethod(public_view)
+    seat_view = staticmethod(seat_view)
+    clone = staticmethod(clone)
 
-    def setup(self, players: int, options: Options | None = None) -> dict:
-        self.check_players(players)
-        if not isinstance(options, Options):
-            options = self.options(options)
-        return new_game(players, options_dict(options), [None] * players, [], [],
-                        self.spec.version)
+    def new_state(self, players: int, options: dict) -> dict:
+        """V.1-V.5: a fresh realm, played with this edition's cards."""
+        return new_game(players, options, [None] * players, [], [], self.spec.version)
 
-    def next(self, state: dict):
+    def acting_seats(self, state: dict) -> tuple:
+        return (acting_seat(state),)
+
+    def chance_spec(self, state: dict) -> dict | None:
+        """V.1-V.2 the deal, V.5 a seat's mage shuffle."""
         phase = state["phase"]
-        if phase == "over":
-            return Ended(Result.from_scores(state["scores"], last=frozenset(state["forfeited"])))
-        if phase == "deal":
-            return Chance(dict(DEAL))
-        if phase == "draw":
-            return Chance(dict(MAGE_SHUFFLE))
-        return ToAct((acting_seat(state),))
+        return dict(DEAL) if phase == "deal" else dict(MAGE_SHUFFLE) if phase == "draw" else None
+
+    def copy_for(self, state: dict, event: Event) -> dict:
+        """An action's copy holds only what it changes in place (``clone_for``)."""
+        if event.kind == "action":
+            return clone_for(state, event.seat, event.payload.get("action"))
+        return clone(state)
 
     def legal_actions(self, state: dict, seat: int) -> list:
         """Every action of the current decision, in a stable order."""
         return legal_action_list(state, seat)
-
-    def check(self, state: dict, seat: int, action) -> None:
-        reason = refusal(state, seat, action)
-        if reason is not None:
-            raise IllegalAction(reason)
 
     def check_action(self, state: dict, seat: int, action) -> None:
         """Ruleset.check_action without building ``next`` when the seat is the one to act (a
@@ -602,45 +601,6 @@ class Sorcado(Ruleset):
                 raise IllegalAction(reason)
             return None
         return super().check_action(state, seat, action)
-
-    def apply(self, state: dict, event: Event) -> dict:
-        """The next state; ``state`` itself is never changed. An action must have passed
-        check_action (the service, the runner and log.Folder all check first): apply does not
-        check it twice, for fold speed."""
-        if event.kind == "forfeit":
-            new = clone(state)
-            forfeit(new, forfeiting_seat(state["players"], event.seat))
-            return new
-        if event.kind == "chance":
-            return self._chance(state, event.payload)
-        if event.kind != "action":
-            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
-        action = event.payload.get("action")
-        new = clone_for(state, event.seat, action)
-        act(new, event.seat, action)
-        return new
-
-    def _chance(self, state: dict, payload: dict, copy=clone) -> dict:
-        """V.1-V.2 deal, V.5 a seat's mage shuffle; the outcome must fit the spec."""
-        outcome = chance.due_outcome(self.next(state), payload)
-        new = copy(state)
-        chance_outcome(new, outcome)
-        return new
-
-    def apply_in_place(self, state: dict, event: Event) -> dict:
-        """``apply`` without the copy (Ruleset.apply_in_place): ``act``, ``chance_outcome`` and
-        ``forfeit`` change the state they are given, so a fold that owns its state hands it
-        over as it is."""
-        kind = event.kind
-        if kind == "action":
-            act(state, event.seat, event.payload.get("action"))
-            return state
-        if kind == "chance":
-            return self._chance(state, event.payload, copy=_itself)
-        if kind == "forfeit":
-            forfeit(state, forfeiting_seat(state["players"], event.seat))
-            return state
-        return self.apply(state, event)  # refuses the kind
 
     def act_in_place(self, state: dict, seat: int, payload: dict) -> dict:
         """Ruleset.act_in_place (optional), in one call: ``check_action``'s refusal for the
@@ -656,7 +616,7 @@ class Sorcado(Ruleset):
         return self.apply_in_place(state, Event("action", seat, payload))
 
     def view(self, state: dict, seat: int | None) -> dict:
-        view = public_view(state) if seat is None else seat_view(state, seat)
+        view = super().view(state, seat)
         if self.spec.version >= 2:  # version 1's views (editions.py) keep the shape they had
             view.update(freed=list(state["freed"]), known_by=known_by(state),
                         laid=[[slot for slot, _ in cards] for cards in state["placed"]])
@@ -674,12 +634,6 @@ class Sorcado(Ruleset):
         return {card.id: {"name": card.name, "strength": card.strength, "margin": card.margin,
                           "special": card.special, "modifiers": dict(card.modifiers)}
                 for card in CONTENT[self.spec.version].card.values()}
-
-    def encode(self, state: dict) -> dict:
-        return copy.deepcopy(state)
-
-    def decode(self, data: dict) -> dict:
-        return copy.deepcopy(data)
 
     # -- hooks ------------------------------------------------------------------------------
     def hidden_items(self, state: dict, seat: int | None) -> set[str]:

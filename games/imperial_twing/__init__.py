@@ -18,16 +18,13 @@ editions.py (a version 3 state names its version, ``table.rules_version``).
 """
 from __future__ import annotations
 
-import copy
-import dataclasses
 import itertools
 import json
 from dataclasses import dataclass
 
-from games.engine import chance
 from games.engine.bots import RandomBot
-from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, Result, Ruleset,
-                                   ToAct, forfeiting_seat, option)
+from games.engine.dict_ruleset import DictRuleset
+from games.engine.protocol import GameSpec, option
 from games.engine.registry import register
 
 from . import fight as fights
@@ -715,64 +712,43 @@ def forfeit(state: dict, seat: int, version: int = SPEC.version) -> None:
         begin_turn(state, next_seat(state, seat))
 
 
-class ImperialTwing(Ruleset):
-    """The engine contract for Imperial Twing."""
+class ImperialTwing(DictRuleset):
+    """The engine contract for Imperial Twing (the shell: games/engine/dict_ruleset.py)."""
 
     spec = SPEC
     Options = Options
+    refusal = staticmethod(refusal)
+    decide = staticmethod(decide)
+    chance_outcome = staticmethod(chance_fell)
+    public_view = staticmethod(public_view)
+    seat_view = staticmethod(seat_view)
+    clone = staticmethod(clone)
+    short = staticmethod(_short)
 
-    def setup(self, players: int, options: Options | None = None) -> dict:
-        self.check_players(players)
-        if not isinstance(options, self.Options):
-            options = self.options(options)
-        return new_state(players, dataclasses.asdict(options), self.spec.version)
+    def new_state(self, players: int, options: dict) -> dict:
+        return new_state(players, options, self.spec.version)
 
-    def next(self, state: dict):
-        phase = state["phase"]
-        if phase == "over":
-            end = state["end"]
-            return Ended(Result.from_scores(end["scores"], last=frozenset(state["forfeited"])))
-        if phase in CHANCE_PHASES:
-            return Chance(chance_spec(state))
-        return ToAct((state["actor"],))
+    def acting_seats(self, state: dict) -> tuple:
+        return (state["actor"],)
 
-    def legal_actions(self, state: dict, seat: int) -> list:
-        return decision_choices(state, seat)
+    def chance_spec(self, state: dict) -> dict | None:
+        return chance_spec(state) if state["phase"] in CHANCE_PHASES else None
 
-    def check(self, state: dict, seat: int, action) -> None:
-        reason = refusal(state, seat, action)
-        if reason is not None:
-            raise IllegalAction(reason)
+    def final_scores(self, state: dict) -> list:
+        return state["end"]["scores"]
 
-    def apply(self, state: dict, event: Event) -> dict:
-        """The next state; ``state`` itself is never changed: the event is checked against it,
-        then applied in place to a copy (``clone``: the parts the rules change)."""
-        if event.kind == "action":
-            self.check(state, event.seat, event.payload.get("action"))
-        elif event.kind not in ("forfeit", "chance"):
-            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
-        return self.apply_in_place(clone(state), event)
+    def forfeit(self, state: dict, seat: int) -> None:
+        forfeit(state, seat, self.spec.version)
 
-    def apply_in_place(self, state: dict, event: Event) -> dict:
-        """``apply`` without the copy (Ruleset.apply_in_place): the rules change the state they
-        are given, so a fold that owns its state (a search's playout) hands it over as it is.
-        The rules read an action's fields and keep none of its lists or dicts, so the event
-        is not copied."""
-        if event.kind == "forfeit":
-            forfeit(state, forfeiting_seat(state["players"], event.seat), self.spec.version)
-        elif event.kind == "chance":
-            chance_fell(state, chance.due_outcome(self.next(state), event.payload))
-        elif event.kind == "action":
-            decide(state, event.seat, event.payload.get("action"))
-        else:
-            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
+    def after_event(self, state: dict) -> None:
+        """Every event runs the game on to its next decision (``advance``). The rules read an
+        action's fields and keep none of its lists or dicts, so the event is not copied."""
         advance(state)
         if self.spec.version >= 2:  # version 1 never has a ``revealed`` to forget
             fights.forget_played(state)
-        return state
 
-    def view(self, state: dict, seat: int | None) -> dict:
-        return public_view(state) if seat is None else seat_view(state, seat)
+    def legal_actions(self, state: dict, seat: int) -> list:
+        return decision_choices(state, seat)
 
     def determinize(self, view: dict, seat: int, rng) -> dict:
         """The seat's view with what it cannot see drawn (games/imperial_twing/determinize.py)."""
@@ -788,12 +764,6 @@ class ImperialTwing(Ruleset):
         that left); a forfeited seat scores below all (D14, D25)."""
         scores = standing_scores(state)
         return [-1 if seat in state["forfeited"] else score for seat, score in enumerate(scores)]
-
-    def encode(self, state: dict) -> dict:
-        return copy.deepcopy(state)
-
-    def decode(self, data: dict) -> dict:
-        return copy.deepcopy(data)
 
     def hidden_items(self, state: dict, seat: int | None) -> set[str]:
         return hidden_items(state, seat)

@@ -15,14 +15,12 @@ checks with reasons, views), ``knowledge`` (what a seat knows of the hidden card
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from dataclasses import dataclass
 
-from games.engine import chance
 from games.engine.bots import RandomBot
-from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, Result, Ruleset,
-                                   ToAct, forfeiting_seat, option)
+from games.engine.dict_ruleset import DictRuleset
+from games.engine.protocol import GameSpec, option
 from games.engine.registry import register
 
 from . import combat, core, knowledge, rules
@@ -253,68 +251,32 @@ def seat_view(state: dict, seat: int) -> dict:
 
 # -- the ruleset --------------------------------------------------------------------------------
 
-class Warlock(Ruleset):
-    """The engine contract for Warlock."""
+class Warlock(DictRuleset):
+    """The engine contract for Warlock (the shell: games/engine/dict_ruleset.py)."""
 
     spec = SPEC
     Options = Options
+    new_state = staticmethod(rules.new_state)  # 2: the wizard cards and the deal follow as chance
+    chance_spec = staticmethod(rules.chance_spec)
+    acting_seats = staticmethod(rules.acting_seats)
+    refusal = staticmethod(refusal)
+    chance_outcome = staticmethod(rules.chance_outcome)
+    forfeit = staticmethod(rules.forfeit)
+    public_view = staticmethod(public_view)
+    seat_view = staticmethod(seat_view)
+    clone = staticmethod(clone)
 
-    def setup(self, players: int, options: Options | None = None) -> dict:
-        """2: the wizard cards and the deal follow as chance events."""
-        self.check_players(players)
-        if not isinstance(options, Options):
-            options = self.options(options)
-        return rules.new_state(players, dataclasses.asdict(options))
-
-    def next(self, state: dict):
-        """The end, a chance node, or the seats that must act now."""
-        if state["phase"] == "over":
-            return Ended(Result.from_scores(state["scores"],
-                                            last=frozenset(state["forfeited"])))
-        spec = rules.chance_spec(state)
-        if spec is not None:
-            return Chance(spec)
-        return ToAct(tuple(rules.acting_seats(state)))
+    def decide(self, state: dict, seat: int, action) -> None:
+        """``rules.decide`` of a copy of the action (``clone``: a JSON value), as ``apply``
+        always did: the event (a record, a search's stored move) must not change with a state
+        that may keep parts of it."""
+        rules.decide(state, seat, clone(action))
 
     def legal_actions(self, state: dict, seat: int) -> list:
         """Every action of the current decision for ``seat``, in a stable order."""
         if type(seat) is not int or seat not in rules.acting_seats(state):
             return []
         return rules.options_for(state, state["tasks"][0], seat)
-
-    def check(self, state: dict, seat: int, action) -> None:
-        """Raise IllegalAction with a readable reason (see ``refusal``)."""
-        reason = refusal(state, seat, action)
-        if reason is not None:
-            raise IllegalAction(reason)
-
-    def apply(self, state: dict, event: Event) -> dict:
-        """The next state; ``state`` itself is never changed: the event is checked against it,
-        then applied in place to a copy."""
-        if event.kind == "action":
-            self.check(state, event.seat, event.payload.get("action"))
-        elif event.kind not in ("forfeit", "chance"):
-            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
-        return self.apply_in_place(clone(state), event)
-
-    def apply_in_place(self, state: dict, event: Event) -> dict:
-        """``apply`` without the copy (Ruleset.apply_in_place): ``rules`` change the state they
-        are given, so a fold that owns its state (a search's playout) hands it over as it is.
-        The action is copied (``clone``: a JSON value), as ``apply`` always did: the event (a
-        record, a search's stored move) must not change with a state that may keep parts of it."""
-        if event.kind == "forfeit":
-            rules.forfeit(state, forfeiting_seat(state["players"], event.seat))
-        elif event.kind == "chance":
-            rules.chance_outcome(state, chance.due_outcome(self.next(state), event.payload))
-        elif event.kind == "action":
-            rules.decide(state, event.seat, clone(event.payload.get("action")))
-        else:
-            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
-        return state
-
-    def view(self, state: dict, seat: int | None) -> dict:
-        """What ``seat`` may know; None: the public view."""
-        return public_view(state) if seat is None else seat_view(state, seat)
 
     def determinize(self, view: dict, seat: int, rng) -> dict:
         """A state drawn from those ``seat`` cannot tell apart (see ``knowledge``)."""
@@ -325,14 +287,6 @@ class Warlock(Ruleset):
         10,000 + energy in the game, 30 less in limbo, 4.8.4; the stamp of leaving out of it;
         a forfeited seat below all)."""
         return core.standing_scores(state)
-
-    def encode(self, state: dict) -> dict:
-        """The state is plain JSON already."""
-        return copy.deepcopy(state)
-
-    def decode(self, data: dict) -> dict:
-        """The inverse of ``encode``."""
-        return copy.deepcopy(data)
 
     def edition(self, version: int):
         """Version 2 (before issue 38's rules) and version 1 (before the state kept what

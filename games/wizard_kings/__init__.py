@@ -19,10 +19,9 @@ import pickle
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.engine import chance
 from games.engine.bots import RandomBot
-from games.engine.protocol import (Chance, Ended, Event, GameSpec, IllegalAction, InvalidOptions,
-                                   Result, Ruleset, ToAct, forfeiting_seat, option)
+from games.engine.dict_ruleset import DictRuleset
+from games.engine.protocol import GameSpec, InvalidOptions, option
 from games.engine.registry import register
 
 from . import determinize, rules, scenarios
@@ -401,32 +400,31 @@ PARTS = {
 
 # -- the ruleset --------------------------------------------------------------------------------
 
-class WizardKings(Ruleset):
-    """The engine contract for Wizard Kings."""
+class WizardKings(DictRuleset):
+    """The engine contract for Wizard Kings (the shell: games/engine/dict_ruleset.py)."""
 
     spec = SPEC
     Options = Options
+    chance_spec = staticmethod(rules.chance_spec)
+    acting_seats = staticmethod(rules.acting_seats)
+    refusal = staticmethod(refusal)
+    chance_outcome = staticmethod(rules.chance_outcome)
+    forfeit = staticmethod(rules.forfeit)
+    before_event = staticmethod(rules.forget_listings)
+    public_view = staticmethod(public_view)
+    seat_view = staticmethod(seat_view)
 
-    def setup(self, players: int, options: Options | None = None) -> dict:
+    def check_options(self, players: int, options: Options) -> None:
         """Armies and maps are dealt by chance unless the options name them (1.21, 1.22)."""
-        self.check_players(players)
-        if not isinstance(options, Options):
-            options = self.options(options)
         conflict = scenarios.option_conflict(dataclasses.asdict(options), players)
         if conflict is not None:
             raise InvalidOptions(conflict)
         _check_lists(options, players)
-        state = rules.new_state(players, dataclasses.asdict(options))
+
+    def new_state(self, players: int, options: dict) -> dict:
+        state = rules.new_state(players, options)
         rules.advance(state)
         return state
-
-    def next(self, state: dict):
-        if state["phase"] == "over":
-            return Ended(Result.from_scores(state["scores"], last=frozenset(state["forfeited"])))
-        spec = rules.chance_spec(state)
-        if spec is not None:
-            return Chance(spec)
-        return ToAct(tuple(rules.acting_seats(state)))
 
     def score_now(self, state: dict) -> list[int]:
         """1.23 (D12): the scores were the game ended now (``rules.standing_scores``): the gold
@@ -441,38 +439,14 @@ class WizardKings(Ruleset):
             return []
         return rules.options_for(state, seat)
 
-    def check(self, state: dict, seat: int, action) -> None:
-        reason = refusal(state, seat, action)
-        if reason is not None:
-            raise IllegalAction(reason)
+    def decide(self, state: dict, seat: int, action) -> None:
+        """``rules.decide`` of a copy of the action (by ``_copy``, a JSON value), as ``apply``
+        always did: the event (a record, a search's stored move) must not change with a state
+        that may keep parts of it."""
+        rules.decide(state, seat, _copy(action))
 
-    def apply(self, state: dict, event: Event) -> dict:
-        """The next state; ``state`` itself is never changed: the event is checked against it,
-        then applied in place to a copy."""
-        if event.kind == "action":
-            self.check(state, event.seat, event.payload.get("action"))
-        elif event.kind not in ("forfeit", "chance"):
-            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
-        return self.apply_in_place(_clone(state), event)
-
-    def apply_in_place(self, state: dict, event: Event) -> dict:
-        """``apply`` without the copy (Ruleset.apply_in_place): ``rules`` change the state they
-        are given, so a fold that owns its state (a search's playout) hands it over as it is.
-        The action is copied (by ``_copy``, a JSON value), as ``apply`` always did: the event (a
-        record, a search's stored move) must not change with a state that may keep parts of it."""
-        rules.forget_listings(state)
-        if event.kind == "forfeit":
-            rules.forfeit(state, forfeiting_seat(state["players"], event.seat))
-        elif event.kind == "chance":
-            rules.chance_outcome(state, chance.due_outcome(self.next(state), event.payload))
-        elif event.kind == "action":
-            rules.decide(state, event.seat, _copy(event.payload.get("action")))
-        else:
-            raise IllegalAction(f"an engine never sees {_short(event.kind)} events")
-        return state
-
-    def view(self, state: dict, seat: int | None) -> dict:
-        return public_view(state) if seat is None else seat_view(state, seat)
+    def clone(self, state: dict) -> dict:
+        return _clone(state)
 
     def determinize(self, view: dict, seat: int, rng) -> dict:
         """Everything the seat does not see drawn with ``rng`` (module ``determinize``)."""

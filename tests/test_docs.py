@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from games.engine import registry
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([ROOT / "README.md", ROOT / "BENCHMARKS.md", *(ROOT / "docs").rglob("*.md")])
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
@@ -56,13 +58,12 @@ def test_the_architecture_is_in_the_repository_and_the_readme_points_at_it():
         assert part in architecture
 
 
-@pytest.mark.parametrize("game", ["trap-the-wizard", "sorcado", "imperial-twing", "warlock", "wizard-kings"])
+@pytest.mark.parametrize("game", [r.spec.name for r in registry.builtin()])
 def test_each_rules_page_lists_every_option_as_the_engine_has_it(game):
     """Issue 13, done when: "A bot written from a rules page alone [...] plays every game": the
     authors who wrote them from the pages had to guess the options' ranges and some defaults.
     Each page now carries a table written from the ruleset's Options; it must match the engine
     (python3 -m games.engine.options_doc rewrites it)."""
-    from games.engine import registry
     from games.engine.options_doc import options_table, page_section
     from games.engine.protocol import options_schema
 

@@ -10,7 +10,7 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from games.engine import log
+from games.engine import log, registry
 from games.engine.log import GENESIS, Folder, LogError, read_jsonl, record_hash, seal, validate
 from games.engine.runner import playout
 from tests.conformance.oracle_game import CARDS, ORACLE
@@ -657,12 +657,10 @@ def test_canonical_json_spells_every_code_point_as_json_does():
     assert outcome(log.canonical_json, {"\udc00": 1}) == outcome(dumps, {"\udc00": 1})
 
 
-@pytest.mark.parametrize("game", ["trap-the-wizard", "sorcado", "warlock"])
+@pytest.mark.parametrize("game", [r.spec.name for r in registry.builtin()])
 def test_advance_all_folds_as_advance_does_record_by_record(game):
     """Folder.advance_all is advance over every record: the same state, head (seq, hash, time),
-    end and result, in place or not."""
-    from games.engine import registry
-
+    end and result, in place or not; for every game the service ships (the registry's)."""
     ruleset = registry.get(game)
     records = playout(ruleset, 2, seed=SEED, bot_seed=3, match_id=f"advance-all-{game}")
     for in_place in (False, True):

@@ -1,7 +1,9 @@
 """The games under conformance test, and shared playouts.
 
-Every ruleset in ``registry.builtin()`` is tested, plus the test-only Oracle game (registered
-as "test-oracle" while a conformance test runs). A ruleset with a ``conformance_options()`` hook
+Every ruleset in ``registry.builtin()`` is tested, plus the test-only games (TEST_GAMES,
+registered while a conformance test runs): Oracle ("test-oracle"), which carries everything the
+contract must carry, and Nim ("test-nim", toy_nim/), a new game made of its package, its schemas
+and its rules page alone. A ruleset with a ``conformance_options()`` hook
 (a static method returning option dicts, e.g. Wizard Kings' scenarios) is also played with each
 of those options: a "case" is a game with one option set, its key "name[option=value,...]". The registry is read at collection time but guarded: if a game module
 fails to import, the suite still collects, the other games are still tested, and the broken
@@ -26,8 +28,9 @@ from games.engine.protocol import Chance, Ended, Event, IllegalAction, InvalidOp
 from games.engine.runner import hello_message, playout
 
 from .oracle_game import ORACLE
+from .toy_nim import NIM
 
-TEST_GAMES = {ORACLE.spec.name: ORACLE}
+TEST_GAMES = {ORACLE.spec.name: ORACLE, NIM.spec.name: NIM}  # a test game's one registry line
 
 
 @pytest.fixture(autouse=True)

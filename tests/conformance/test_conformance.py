@@ -356,7 +356,7 @@ failures, names = [], ["games"]
 def failed(name):
     failures.append(f"{name}:\n{traceback.format_exc()}")
 names += [info.name for info in pkgutil.walk_packages(games.__path__, "games.", onerror=failed)]
-for name in names + ["tests.conformance.oracle_game"]:
+for name in names + ["tests.conformance.oracle_game", "tests.conformance.toy_nim"]:
     try:
         importlib.import_module(name)
     except BaseException:

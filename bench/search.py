@@ -79,9 +79,9 @@ def fingerprint(game: str) -> str:
     package = Path(__import__(type(ruleset).__module__, fromlist=["x"]).__file__).parent
     digest = hashlib.sha256(json.dumps([THINK_MS, STRONG_MS, OPTIONS.get(game, {})]).encode())
     engine = ROOT / "games" / "engine"
-    tuned = [engine / "tuning.py"] if _imports_tuning(package) else []
+    own = [engine / f"{module}.py" for module in GAME_PARTS if _imports(package, module)]
     # chance.py: the playouts' chance outcomes (chance.sample) are drawn there.
-    for path in [engine / "search.py", engine / "chance.py", engine / "protocol.py", *tuned,
+    for path in [engine / "search.py", engine / "chance.py", engine / "protocol.py", *own,
                  *sorted(package.rglob("*"))]:
         if path.is_file() and path.suffix == ".py":
             digest.update(str(path.relative_to(ROOT)).encode() + _code(path.read_text()).encode())
@@ -90,20 +90,33 @@ def fingerprint(game: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def _imports_tuning(package: Path) -> bool:
-    """Does a module of the game's package import games/engine/tuning.py (a tuning of the
-    search)? Then that module is the game's search code too. It is taken in only for such a
-    game, so the fingerprints of the games that do not use it stay as they were."""
+# Modules of games/engine that are a game's own code where its package imports them: tuning.py
+# (a tuning of the search) and dict_ruleset.py (the Ruleset shell of a dict-state game, whose
+# apply every playout runs). Each is taken in only for a game that imports it, so the
+# fingerprints of the games that do not stay as they were.
+GAME_PARTS = ("tuning", "dict_ruleset")
+
+
+def _imports(package: Path, module: str) -> bool:
+    """Does a module of the game's package import games/engine/<module>.py? Then that module is
+    the game's code too."""
+    dotted = f"games.engine.{module}"
     for path in sorted(package.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module in ("games.engine.tuning", "engine.tuning"):
+            if isinstance(node, ast.ImportFrom) and node.module in (dotted, f"engine.{module}"):
                 return True  # from games.engine.tuning import ... (or from ..engine.tuning)
             if isinstance(node, ast.ImportFrom) and node.module in ("games.engine", "engine") and any(
-                    alias.name == "tuning" for alias in node.names):
+                    alias.name == module for alias in node.names):
                 return True  # from games.engine import tuning (or from ..engine)
-            if isinstance(node, ast.Import) and any(alias.name == "games.engine.tuning" for alias in node.names):
+            if isinstance(node, ast.Import) and any(alias.name == dotted for alias in node.names):
                 return True
     return False
+
+
+def _imports_tuning(package: Path) -> bool:
+    """Does a module of the game's package import games/engine/tuning.py (a tuning of the
+    search)? Then that module is the game's search code too."""
+    return _imports(package, "tuning")
 
 
 # Methods of a ruleset that no game of this bench runs: ``act_in_place`` (optional) is a

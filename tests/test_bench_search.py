@@ -78,3 +78,17 @@ def test_the_tuning_module_is_in_the_fingerprint_of_imperial_twing_alone(monkeyp
     after = {game: bench_search.fingerprint(game) for game in ("imperial-twing", "sorcado")}
     assert after["imperial-twing"] != before["imperial-twing"]
     assert after["sorcado"] == before["sorcado"]
+
+
+def test_the_dict_state_shell_is_in_the_fingerprint_of_the_games_on_it_alone(monkeypatch):
+    """games/engine/dict_ruleset.py is the apply of Sorcado, Imperial Twing, Warlock and Wizard
+    Kings (every playout of theirs runs it): a change there changes their fingerprints, and
+    Trap the Wizard's (a Ruleset of its own) stays."""
+    shell = bench_search.ROOT / "games" / "engine" / "dict_ruleset.py"
+    games = ("sorcado", "imperial-twing", "warlock", "wizard-kings", "trap-the-wizard")
+    before = {game: bench_search.fingerprint(game) for game in games}
+    real = type(shell).read_text
+    monkeypatch.setattr(type(shell), "read_text",
+                        lambda path, *a, **k: real(path, *a, **k) + ("\nCHANGED = 1\n" if path == shell else ""))
+    after = {game: bench_search.fingerprint(game) for game in games}
+    assert [game for game in games if after[game] != before[game]] == list(games[:4])

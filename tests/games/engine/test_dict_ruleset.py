@@ -18,18 +18,25 @@ def test_the_four_dict_state_games_and_their_editions_stand_on_the_shell(game):
         assert getattr(type(current), method) is getattr(DictRuleset, method), method
 
 
-def test_an_editions_setup_takes_options_built_for_the_game_as_they_are():
-    """Each game's setup took an instance of its own Options as it was (and an edition's, a
-    subclass of them); the shell keeps that: game_options is the game's class, not the
-    edition's."""
+def test_setup_takes_options_built_for_the_ruleset_or_for_its_game_as_they_are():
+    """Each game's setup took options built already as they were: Sorcado, Warlock and Wizard
+    Kings those of the game's Options (an edition's subclass them, or Warlock's version 2 hands
+    on the game's it built from its own), Imperial Twing those of the ruleset's (its version 2
+    has options of its own); the shell takes both."""
     from games.sorcado import Options as SorcadoOptions
 
-    edition = registry.get("sorcado").edition(1)
-    assert edition.Options is not SorcadoOptions and edition.game_options() is SorcadoOptions
-    built = SorcadoOptions(tie="shared")
-    assert edition.setup(2, built)["options"]["tie"] == "shared"
+    sorcado_v1 = registry.get("sorcado").edition(1)
+    assert sorcado_v1.built_options() == (sorcado_v1.Options, SorcadoOptions)
+    assert sorcado_v1.setup(2, SorcadoOptions(tie="shared"))["options"]["tie"] == "shared"
     with pytest.raises(InvalidOptions):
-        edition.setup(2, {"freed_look": "s1-only"})  # from JSON: the edition's own options
+        sorcado_v1.setup(2, {"freed_look": "s1-only"})  # from JSON: the edition's own options
+    for game in DICT_GAMES:
+        current = registry.get(game)
+        for version in range(1, current.spec.version + 1):
+            rules = current.edition(version)
+            built = rules.options(None)  # an edition's own (Imperial Twing's v2: no subclass)
+            state = rules.setup(rules.spec.min_players, built)
+            assert rules.setup(rules.spec.min_players, None) == state, (game, version)
 
 
 @pytest.mark.parametrize("game", DICT_GAMES)

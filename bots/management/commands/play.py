@@ -59,7 +59,7 @@ class Command(BaseCommand):
         out(f"  {py} manage.py export {match.id} > match.jsonl   # the hash-chained log as JSON Lines")
         out(f"  {py} -m games.engine.log match.jsonl   # validate the export offline, without Django")
         out(f"  {py} manage.py runserver   # then the viewer: http://127.0.0.1:8000/matches/{match.id}/")
-        out("                                          # and the site: http://127.0.0.1:8000/ (games, tournaments, bots)")
+        out("                                          # and the site: http://127.0.0.1:8000/ (games, ladders, tournaments, bots)")
 
 
 def _default_lineup(available: dict) -> list[str]:

@@ -62,8 +62,11 @@ class Options:
                          "barbarians, dwarves, elves, feudals, orcs, undead); empty: drawn")
     maps: str = option("", "1.21: the maps by seat, left to right, comma-separated (10-16); "
                        "empty: drawn from the custom-game set")
-    turn_limit: int = option(10, "1.23 (D12): the last turn; then the gold of the cities each "
-                             "army holds decides", min=1, max=40)
+    turn_limit: int = option(0, "1.23 (D12): the last turn; then the gold of the cities each "
+                             "army holds decides. 0: the rulebook's, 10 turns with more than two "
+                             "players (and in a scenario), none for two players, who play to the "
+                             "victory gold (a safety bound of 40 turns); 10: version 2's default, "
+                             "every game ends after 10 turns", min=0, max=40)
     victory_gold: int = option(-1, "1.23: city gold that wins at the end of a turn; -1: 15 for "
                                "two players on two maps (7.5 a map), none with more players; "
                                "0: none", min=-1, max=200)
@@ -494,7 +497,8 @@ class WizardKings(DictRuleset):
         per_block_turn = 1 + 1 + 12 + 2 * blocks + 2 * blocks + 2 + 2
         battles = blocks                           # a battle needs a block in its hex
         battle = per_turn_turns * per_block_turn + 2 * players + 2 + 2 * blocks + 3 * players
-        gold = (10 * scenarios.map_count(options, players) * (options.turn_limit + 1)
+        turns = rules.last_turn(dataclasses.asdict(options), players)    # 1.23 (D12)
+        gold = (10 * scenarios.map_count(options, players) * (turns + 1)
                 + options.army_gold * players)
         # 2.6-2.7: a spend a treasure step (12 an army), a hand-over and a drop an artefact (2
         # an army), a take a lying artefact (at most 14); arming and charging are paid in gold
@@ -502,7 +506,7 @@ class WizardKings(DictRuleset):
         move = players * (3 * blocks + 1)           # a move, or a cast and its die (7.3)
         turn = rules.MAX_REROLLS + 2 + move + battles * battle + build + 1
         setup = scenarios.setup_events(options, players)
-        return 4 + players + options.army_gold * players + blocks + setup + options.turn_limit * turn
+        return 4 + players + options.army_gold * players + blocks + setup + turns * turn
 
     # -- hooks of the balance benchmark ------------------------------------------------------
     @staticmethod

@@ -549,8 +549,24 @@ def victory_gold(state: dict) -> int:
     return (15 * len(state["maps"])) // 2 if state["players"] == 2 else 0
 
 
+BOOK_TURNS = 10     # 1.23: "limigi la partiodaŭron je 10 vicoj" (more than two players)
+SAFETY_TURNS = 40   # D12: the bound of a two-player game, which 1.23 plays to the victory gold
+
+
+def last_turn(options: dict, players: int) -> int:
+    """1.23 (D12): the turn after which the match ends. ``turn_limit`` when it is set (1-40: every
+    game, two players too, ends then; 10 was version 2's default); 0 (the default): the
+    rulebook's, 10 turns "Ĉe partioj inter pli ol 2 ludantoj" and in a scenario (7.1-7.4, D41),
+    and for two players, who play to the victory gold "fine de iu ajn vico", no limit but the
+    safety bound ``SAFETY_TURNS`` so that every match ends (scored as the turn limit scores)."""
+    if options["turn_limit"]:
+        return options["turn_limit"]
+    to_victory = players == 2 and not options["scenario"] and options["victory_gold"] != 0
+    return SAFETY_TURNS if to_victory else BOOK_TURNS
+
+
 def _end_of_turn(state: dict) -> None:
-    """1.23: a seat holding the victory gold wins; the turn limit ends the game."""
+    """1.23: a seat holding the victory gold wins; the last turn (``last_turn``) ends the game."""
     reason = scenarios.verdict(state, "turn") if state.get("scenario") else None
     if reason is not None:
         _end(state, reason)
@@ -561,7 +577,7 @@ def _end_of_turn(state: dict) -> None:
         if winners:
             _end(state, "victory gold")
             return
-    if state["turn"] >= state["options"]["turn_limit"]:
+    if state["turn"] >= last_turn(state["options"], state["players"]):
         _end(state, "turn limit")
         return
     _start_turn(state)

@@ -157,8 +157,9 @@ def option_conflict(options: dict, players: int) -> str | None:
     for name, why in (("armies", "its armies"), ("maps", "its maps")):
         if options.get(name):
             return f"scenario {key} ({s.section}) sets {why}: leave the option {name} empty"
-    if s.turns is not None and options.get("turn_limit") != s.turns:
-        return f"scenario {key} ({s.section}) lasts {s.turns} turns: leave turn_limit at {s.turns}"
+    if s.turns is not None and options.get("turn_limit") not in (0, s.turns):   # 0: 10 (D12)
+        return (f"scenario {key} ({s.section}) lasts {s.turns} turns: leave turn_limit at 0 "
+                f"(the rulebook's) or {s.turns}")
     if options.get("victory_gold", -1) > 0 or options.get("scoring") != "cities":
         return (f"scenario {key} ({s.section}) has its own victory: leave victory_gold at -1 "
                 f"and scoring at 'cities'")

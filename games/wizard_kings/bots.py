@@ -32,20 +32,29 @@ _NEAREST: dict[tuple[str, ...], dict[str, int]] = {}
 _NEAREST_KEPT = 1024  # sets of targets kept before the memo starts afresh
 
 
+THREAT = 3  # hexes: an enemy block this near a city may take it next turn (most move 2-3)
+
+
 @dataclass(frozen=True)
 class MoveWeights:
     """How the movement scores a block's move (``HeuristicBot._move``); the defaults are the
     heuristic bot's own. The best move scoring above ``floor`` is made, none: ``done``."""
 
-    capture: float = 6.0  # into a city it does not hold and no enemy block holds: capture + ...
+    capture: float = 8.0  # into a city it does not hold and no enemy block holds: capture + ...
     per_gold: float = 3.0  # ... per_gold times the city's gold
-    win: float = 4.0  # into an enemy's hex where its blocks (there and able to reach it) will
-    need: int = 1  # outnumber the enemy's by ``need`` or more
-    lose: float = -3.0  # ... where they will not
-    city: float = 2.0  # ... added where that hex is a city
-    garrison: float = -2.5  # added for the last block leaving a city it holds
-    wizard: float = -1.0  # added for a wizard (wizards follow, they do not lead)
-    floor: float = 0.5
+    win: float = 6.0  # into an enemy's hex where its blocks (there and able to reach it) will
+    need: int = 0  # outnumber the enemy's by ``need`` or more (0: match them)
+    lose: float = -2.0  # ... where they will not
+    city: float = 4.0  # ... added where that hex is a city
+    garrison: float = -3.0  # added for the last block leaving a city it holds (see ``threat``)
+    wizard: float = -0.5  # added for a wizard (wizards follow, they do not lead)
+    floor: float = -0.5  # a move that loses no ground is made: blocks keep marching
+    # 1.23, two players: the victory is 15 gold of cities at the end of any turn
+    retake: float = 6.0  # added for an attack on its own city an enemy holds (its gold back)
+    threat: int = 2  # >0: its own city keeps a garrison only where an enemy block is this near
+    guard: float = 0.0  # into its own empty city an enemy block is ``threat`` hexes from
+    victory: float = 20.0  # added to a capture that brings its cities to the victory gold
+    join: float = 1.0  # added on the way where the hex holds its own blocks (concentrate)
 
 
 class HeuristicBot(Bot):
@@ -140,6 +149,21 @@ class HeuristicBot(Bot):
                 found = nearest[hex_] = min(distance(hex_, t) for t in targets)
             return found
 
+        gold = view["board"]["cities"]
+        held = sum(gold[h]["gold"] for h, c in cities.items() if c["controller"] == me)
+        owners = {c["owner"] for c in cities.values()} - {None}
+        to_win = 15 * len(owners) // 2 if len(owners) == 2 else 0   # 1.23: two players
+        threat = weights.threat
+        danger: dict[str, bool] = {}
+
+        def threatened(hex_: str) -> bool:
+            """Is an enemy block within ``threat`` hexes of ``hex_`` (always, threat 0)?"""
+            found = danger.get(hex_)
+            if found is None:
+                found = danger[hex_] = not threat or any(distance(hex_, e) <= threat
+                                                         for e in enemy_at)
+            return found
+
         facts: dict[str, tuple] = {}  # block -> (its hex's near, last in a city it holds, wizard)
         best, best_score = None, weights.floor
         for action in legal:
@@ -150,20 +174,31 @@ class HeuristicBot(Bot):
             if fact is None:
                 blk = mine[bid]
                 src = blk["hex"]
-                fact = facts[bid] = (near(src) if targets else 0,
-                                     src in cities and cities[src]["controller"] == me
-                                     and mine_at.get(src, 0) == 1, kind_of(blk["kind"]).wizard)
+                last = (src in cities and cities[src]["controller"] == me
+                        and mine_at.get(src, 0) == 1
+                        and (cities[src]["owner"] != me or threatened(src)))
+                fact = facts[bid] = (near(src) if targets else 0, last,
+                                     kind_of(blk["kind"]).wizard)
             from_near, last, wizard = fact
             enemies = enemy_at.get(to)
             score = 0.0
             if to in cities and cities[to]["controller"] != me and not enemies:
-                score = weights.capture + weights.per_gold * view["board"]["cities"][to]["gold"]
+                score = weights.capture + weights.per_gold * gold[to]["gold"]
+                if to_win and held + gold[to]["gold"] >= to_win:
+                    score += weights.victory            # 1.23: the capture that wins
             elif enemies:
                 ours = mine_at.get(to, 0) + len(reach.get(to, ()))
                 score = ((weights.win if ours >= enemies + weights.need else weights.lose)
                          + (weights.city if to in cities else 0))
+                if to in cities and cities[to]["owner"] == me:
+                    score += weights.retake             # its own city back
             elif targets:
                 score = from_near - (nearest.get(to) or near(to))
+                if (weights.guard and to in cities and cities[to]["owner"] == me
+                        and not mine_at.get(to) and threatened(to)):
+                    score += weights.guard + gold[to]["gold"]
+                elif weights.join and mine_at.get(to) and to not in cities:
+                    score += weights.join
             if last:
                 score += weights.garrison               # keep a garrison in a held city
             if wizard:
@@ -219,11 +254,19 @@ class HeuristicBot(Bot):
             return max(rites, key=lambda a: spell_of(a["rite"]).dice * spell_of(a["rite"]).fire)
         retreats = [a for a in legal if a["type"] == "retreat"]
         if retreats and (mine < 0.6 * theirs or "fire" not in kinds and "pass" not in kinds):
-            return retreats[0]
+            return self._retreat(view, retreats)
         for action in legal:
             if action["type"] == "fire":
                 return action
         return next((a for a in legal if a["type"] == "pass"), legal[0])
+
+    def _retreat(self, view, retreats):
+        """5.4: back towards its own cities (the nearest one it holds), not the first hex listed,
+        which lies west of the battle for every seat."""
+        home = [h for h, c in view["cities"].items() if c["controller"] == self.seat]
+        if not home:
+            return retreats[0]
+        return min(retreats, key=lambda a: min(distance(a["to"], h) for h in home))
 
     def _strengths(self, view, battle):
         sides = battle["sides"]

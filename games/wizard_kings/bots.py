@@ -43,8 +43,8 @@ class MoveWeights:
     capture: float = 8.0  # into a city it does not hold and no enemy block holds: capture + ...
     per_gold: float = 3.0  # ... per_gold times the city's gold
     win: float = 6.0  # into an enemy's hex where its blocks (there and able to reach it) will
-    need: int = 0  # outnumber the enemy's by ``need`` or more (0: match them)
-    lose: float = -2.0  # ... where they will not
+    need: int = 1  # outnumber the enemy's by ``need`` or more
+    lose: float = -3.0  # ... where they will not
     city: float = 4.0  # ... added where that hex is a city
     garrison: float = -3.0  # added for the last block leaving a city it holds (see ``threat``)
     wizard: float = -0.5  # added for a wizard (wizards follow, they do not lead)
@@ -55,6 +55,27 @@ class MoveWeights:
     guard: float = 0.0  # into its own empty city an enemy block is ``threat`` hexes from
     victory: float = 20.0  # added to a capture that brings its cities to the victory gold
     join: float = 1.0  # added on the way where the hex holds its own blocks (concentrate)
+
+
+class _Front:
+    """A tie-break between equal choices: how near a hex lies to the cities its seat does not
+    hold, the front. Choices are listed west to east, so without it the first of equal ones
+    lies west: forward for the east seat and back for the west one, which gave the east seat
+    (seat 1) some 25 points more wins in the two-player game."""
+
+    def __init__(self, view: dict, seat: int):
+        self.targets = [h for h, c in (view.get("cities") or {}).items() if c["controller"] != seat]
+        self.memo: dict[str, float] = {}
+
+    def near(self, hex_: str | None) -> float:
+        """Up to a hundredth of a point (never more than a real difference of a weight)."""
+        if not self.targets or hex_ is None:
+            return 0.0
+        found = self.memo.get(hex_)
+        if found is None:
+            mean = sum(distance(hex_, t) for t in self.targets) / len(self.targets)
+            found = self.memo[hex_] = -0.0005 * mean
+        return found
 
 
 class HeuristicBot(Bot):
@@ -87,15 +108,17 @@ class HeuristicBot(Bot):
     def _build(self, view, legal):
         draft = view["draft"]
         covered = {b["hex"] for b in draft["blocks"]}
+        front = _Front(view, self.seat)
         best, best_score = None, 0.0
         for action in legal:
             if action["type"] == "recruit":
                 score = _value(action["kind"]) + (5 if action["hex"] not in covered else 0)
                 if kind_of(action["kind"]).castle:
                     score += 0.2 if action["hex"] not in covered else -0.3
+                score += front.near(action["hex"])
             elif action["type"] == "add":
                 blk = next(b for b in draft["blocks"] if b["id"] == action["block"])
-                score = _value(blk["kind"]) + 0.15
+                score = _value(blk["kind"]) + 0.15 + front.near(blk["hex"])
             elif action["type"] in ("arm", "charge"):   # 2.7: a charge on a strong block
                 blk = next(b for b in draft["blocks"] if b["id"] == action["block"])
                 score = 0.1 * blk["steps"] if not kind_of(blk["kind"]).wizard else 0.2
@@ -148,6 +171,8 @@ class HeuristicBot(Bot):
             if found is None:
                 found = nearest[hex_] = min(distance(hex_, t) for t in targets)
             return found
+
+        front = _Front(view, me)
 
         gold = view["board"]["cities"]
         held = sum(gold[h]["gold"] for h, c in cities.items() if c["controller"] == me)
@@ -203,6 +228,7 @@ class HeuristicBot(Bot):
                 score += weights.garrison               # keep a garrison in a held city
             if wizard:
                 score += weights.wizard                 # wizards follow, they do not lead
+            score += front.near(to)                     # the first of equals lies forward
             if score > best_score:
                 best, best_score = action, score
         return best or {"type": "done"}

@@ -50,9 +50,9 @@ from .bots import HeuristicBot, MoveWeights
 # The ways of moving searched over, the heuristic bot's own first (it plays where they tie).
 POLICIES = {
     "heuristic": MoveWeights(),
-    "attack": MoveWeights(need=-1, lose=0.0, city=5.0),
+    "attack": MoveWeights(need=0, lose=-2.0, city=5.0),
     "storm": MoveWeights(need=-1, lose=1.0, garrison=0.0, wizard=0.0, retake=8.0),
-    "defend": MoveWeights(need=1, lose=-3.0, garrison=-7.0, threat=3, guard=3.0),
+    "defend": MoveWeights(need=2, garrison=-7.0, threat=3, guard=3.0),
 }
 AHEAD = 3  # a playout stops this many turns after the current one (scored by city gold, 1.23)
 

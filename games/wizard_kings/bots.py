@@ -4,8 +4,16 @@ It reads only its view and its legal actions (and the published army lists). Rul
 player would use: recruit a block on every city, then fill the wizard and the blocks that hit
 best per gold; march on the nearest city it does not hold, take empty enemy cities, attack only
 where its blocks outnumber the defenders; in battle fire, cast the strongest spell it can pay
-for without dying, retreat from a lost fight, pursue a weaker attacker; build steps where they
-hit best per gold.
+for without dying, retreat from a lost fight towards its own cities, pursue a weaker attacker;
+build steps where they hit best per gold.
+
+It plays for 1.23's two-player victory, 15 gold of cities at the end of any turn: a capture that
+reaches it comes first, its own cities an enemy holds are retaken before others are taken, a
+city of its own map (which stays its own while empty, footnote 7) keeps its last block only
+where an enemy block is near, a captured city always, and blocks keep marching and join their
+own stacks on the way. Equal choices are broken towards the front (``_Front``), the same for
+both seats: the first listed lies west, and taking it gave the east seat some 25 points more
+wins in the game to the victory.
 """
 from __future__ import annotations
 

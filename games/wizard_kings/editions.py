@@ -1,6 +1,11 @@
 """Wizard Kings as it stood at an older version, for the matches stored under it
 (Ruleset.edition).
 
+Version 3 (issue 38) also made 1.23's two-player game the default: no turn limit but a safety
+bound of 40 turns (``turn_limit`` 0, D12); version 2's default was 10 turns for every game. A
+stored match names its ``turn_limit`` (match_created holds every option), so its log folds as
+written whatever the default; ``OptionsV2`` shows version 2's default.
+
 Version 3 (issue 38) changed two rules: a mountain pass is a mountain hex for 2.32's natives
 (D6), so they fight one better there; and in a combat turn only wizards, treasure, a block in the
 pursuit round and a block with nothing else to do may ``pass`` (2.22, D60). Version 2 gave a pass
@@ -21,14 +26,30 @@ record), which changes no move and no outcome.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
-from . import SPEC, WizardKings
+from games.engine.protocol import option
+
+from . import SPEC, Options, WizardKings
+
+
+@dataclass(frozen=True)
+class OptionsV2(Options):
+    """Version 2's options: every game ended after 10 turns, two players too (version 3's
+    default 0 plays 1.23's two-player game to the victory gold, D12). A stored match names its
+    ``turn_limit`` anyway (every option is written into match_created), so the default only
+    shows what version 2 played."""
+
+    turn_limit: int = option(10, "1.23 (D12): the last turn; then the gold of the cities each "
+                             "army holds decides (version 2: 10 for every game)", min=0, max=40)
 
 
 class WizardKingsV2(WizardKings):
-    """Version 2: a pass has no natives, every block may pass in battle."""
+    """Version 2: a pass has no natives, every block may pass in battle, and every game ends
+    after 10 turns by default."""
 
     spec = dataclasses.replace(SPEC, version=2)
+    Options = OptionsV2
     RULES = 2           # state["edition"]: the rules its states play by (state.rules_version)
 
     def setup(self, players: int, options=None) -> dict:

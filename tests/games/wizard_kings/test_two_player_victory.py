@@ -111,3 +111,21 @@ def test_d13_max_events_bounds_the_two_player_game_to_its_safety_bound():
     assert RULESET.max_events(2, RULESET.options({"turn_limit": 40})) == two
     assert RULESET.max_events(3, RULESET.options({})) == RULESET.max_events(
         3, RULESET.options({"turn_limit": 10}))
+
+
+def test_d12_version_2_matches_keep_their_10_turns():
+    """Versions, D12: version 2's default was 10 turns for every game. A stored match names its
+    ``turn_limit`` (match_created holds every option), so a version 2 log folds as it was played
+    whatever the default; the version 2 edition's Options still show version 2's default."""
+    import json
+    from pathlib import Path
+
+    from games.engine import registry
+    current = registry.get("wizard-kings")
+    assert current.options({}).turn_limit == 0
+    assert current.edition(2).options({}).turn_limit == 10
+    assert current.edition(1).options({}).turn_limit == 10
+    assert current.edition(2).setup(2, {})["options"]["turn_limit"] == 10
+    golden = Path(__file__).resolve().parents[1] / "data" / "wizard-kings-v2-golden.jsonl"
+    logs = [json.loads(line) for line in golden.read_text().splitlines() if line.strip()]
+    assert logs and all("turn_limit" in log[0]["payload"]["options"] for log in logs)

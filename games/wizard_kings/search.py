@@ -12,7 +12,8 @@ Buro and Schaeffer's Monte Carlo planning for real-time strategy games; King, Fe
 Hostetler's policy switching). ``POLICIES`` are the heuristic bot's movement with other weights
 (bots.MoveWeights): its own, ``attack`` (into an enemy's hex with as many blocks as it has),
 ``storm`` (attack wherever a block can reach, one block fewer too, and leave no garrison) and
-``defend`` (a garrison stays, attack only two blocks up). At each of its move decisions it plays
+``defend`` (a garrison stays where an enemy block is three hexes from it, attack only two blocks
+up). At each of its move decisions it plays
 out the rest of the game from determinizations of its view (``determinize``: the blocks it has
 not seen are drawn), for each policy in turn: its seat moves by that policy (and fights and
 builds as the heuristic bot does), every other seat plays the heuristic bot, chance is drawn
@@ -27,14 +28,11 @@ What the search knows of its opponents is a model: that they play as the heurist
 Against the heuristic bot that model is right but for its hidden blocks and the dice; against
 another bot it is a guess, as the uniform random playouts of the generic search are.
 
-Measured by bench/search.py (200 ms of CPU time a move against the heuristic bot, 200 games;
-BENCHMARKS.md, the search section and its notes): 126 wins, 65 ties, 9 losses (63.0 % wins,
-score 79.2 %) at 85 playouts a second, where the heuristic bot in the same seat went 48-94-58 on
-the same deals; a pool of the same play before the kept routes were bounded, 130-54-16 (65.0 %).
-Its earlier pools, the same policies with slower playouts: 119-72-9 (59.5 %, 30 playouts a
-second) and 114-64-22 (57.0 %, 51 playouts a second; 29-9-2 of 40 at 1 s a move). Each policy alone
-against the heuristic bot, without the search, on the same deals: ``attack`` 81-79-40,
-``storm`` 82-81-37, ``defend`` 26-108-66. A playout is the rules' own work (the move listings,
+Measured by bench/search.py on version 3's default, 1.23's two-player game to the victory
+(200 ms of CPU time a move against the heuristic bot; BENCHMARKS.md's notes): 34 wins, 4 ties, 11 losses of 49 games (69.4 % wins, 95 % interval 55.5-80.5 %, score 73.5 %), about 53 playouts a second; on the 40 deals the heuristic bot also played in the same seat it went 16-9-15 where the search went 28-3-9 (better on 18 deals, worse on 4, sign test p 0.004). The pool stopped at 49 of its 200 games for the time.
+Before (version 2, ten turns, the older heuristic bot) its pools were 126-65-9 of 200 (63.0 %,
+85 playouts a second), 130-54-16, 119-72-9 and 114-64-22; each policy alone then: ``attack``
+81-79-40, ``storm`` 82-81-37, ``defend`` 26-108-66. A playout is the rules' own work (the move listings,
 ``apply``) and its bots' (views of the six parts they read, ``HeuristicBot.READS``; the moves
 weighed); the rules keep the paths a block's search found (movement._routes, bounded), which
 the playouts ask again and again.

@@ -34,7 +34,7 @@ from .matchmaking import History, Player, next_pairings
 from .models import Ladder, LadderEntry, LadderMatch, LadderRating, VersionCheck
 
 CHECK_OPPONENT = "random"
-HISTORY_MATCHES = 200  # the ladder's latest matches the matchmaker reads recent opponents from
+HISTORY_MATCHES = 200  # the ladder's latest matches the matchmaker reads (recent opponents, seats held)
 
 
 def version_check_create(*, version: BotVersion) -> VersionCheck | None:
@@ -189,7 +189,8 @@ def ladder_top_up(*, ladder: Ladder, in_flight: int | None = None, queue: bool =
         busy = {entry for entries in running for entry in entries}
         entries = {e.pk: e for e in LadderEntry.objects.filter(ladder=ladder, active=True).select_related("version__bot")}
         ratings = {r.version_id: r for r in LadderRating.objects.filter(ladder=ladder, version__in=[e.version_id for e in entries.values()])}
-        players = [_player(entry, ratings.get(entry.version_id), entry.pk in busy) for entry in entries.values()]
+        fresh = _model().rating()
+        players = [_player(entry, ratings.get(entry.version_id), fresh, entry.pk in busy) for entry in entries.values()]
         pairings = next_pairings(players, seats=ladder.seats, wanted=wanted, history=_history(ladder),
                                  rng=random.Random(secrets.randbits(64)))
         for pairing in pairings:
@@ -204,25 +205,24 @@ def ladder_top_up(*, ladder: Ladder, in_flight: int | None = None, queue: bool =
     return made
 
 
-def _player(entry: LadderEntry, rating: "LadderRating | None", busy: bool) -> Player:
-    model = _model()
-    fresh = model.rating()
+def _player(entry: LadderEntry, rating: "LadderRating | None", fresh, busy: bool) -> Player:
+    """The matchmaker's view of an entry: its version's rating (``fresh``: a version that has
+    not played yet), games and whether it is in a match in flight."""
     return Player(entry.pk, rating.mu if rating else fresh.mu, rating.sigma if rating else fresh.sigma,
                   rating.games if rating else 0, busy)
 
 
 def _history(ladder: Ladder, window: int = HISTORY_MATCHES) -> History:
-    """Each entry's opponents in the ladder's last ``window`` matches (oldest first), and how
-    often it held each seat in all of them."""
+    """Each entry's opponents in the ladder's last ``window`` matches (oldest first) and how
+    often it held each seat in them: a bounded read, however long the ladder has run."""
     recent: dict[int, list[int]] = {}
     seat_counts: dict[int, dict[int, int]] = {}
     rows = LadderMatch.objects.filter(ladder=ladder).order_by("-created_at", "-id").values_list("entries", flat=True)
-    for n, entries in enumerate(rows.iterator()):
+    for entries in rows[:window]:
         for seat, key in enumerate(entries):
             counts = seat_counts.setdefault(key, {})
             counts[seat] = counts.get(seat, 0) + 1
-            if n < window:
-                recent.setdefault(key, []).extend(other for other in entries if other != key)
+            recent.setdefault(key, []).extend(other for other in entries if other != key)
     return History(recent={key: list(reversed(keys)) for key, keys in recent.items()}, seat_counts=seat_counts)
 
 

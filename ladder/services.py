@@ -34,6 +34,8 @@ from .matchmaking import History, Player, next_pairings
 from .models import Ladder, LadderEntry, LadderMatch, LadderRating, VersionCheck
 
 CHECK_OPPONENT = "random"
+# A seat's fault, as the log records it: a forfeit, or a move played for the seat after a fault.
+FAULTS = Q(kind="forfeit") | Q(kind="action", payload__has_key="fault")
 HISTORY_MATCHES = 200  # the ladder's latest matches the matchmaker reads (recent opponents, seats held)
 
 
@@ -102,9 +104,7 @@ def _verdict(match: Match) -> tuple[str, str, dict | None]:
         aborted = Event.objects.filter(match=match, kind="match_aborted").values_list("payload", flat=True).first()
         reason = (aborted or {}).get("reason", "no reason recorded")
         return VersionCheck.Status.FAILED, f"the check match was aborted: {reason}", None
-    fault = (Event.objects.filter(match=match, seat=0)
-             .filter(Q(kind="forfeit") | Q(kind="action", payload__has_key="fault"))
-             .order_by("seq").first())
+    fault = Event.objects.filter(FAULTS, match=match, seat=0).order_by("seq").first()
     if fault is None:
         return VersionCheck.Status.PASSED, "", None
     evidence = dict(fault.payload) if fault.kind == "forfeit" else dict(fault.payload["fault"])
@@ -278,9 +278,7 @@ def _fold(ladder: Ladder, ladder_match: LadderMatch, model, cache: dict) -> bool
 def _count_faults(ladder_match: LadderMatch) -> None:
     """A seat that faulted adds one to its entry's faults in a row (a clean match resets them);
     at settings.LADDER_MAX_FAULTS the entry is taken off, with the reason."""
-    faulted = set(Event.objects.filter(match_id=ladder_match.match_id)
-                  .filter(Q(kind="forfeit") | Q(kind="action", payload__has_key="fault"))
-                  .values_list("seat", flat=True))
+    faulted = set(Event.objects.filter(FAULTS, match_id=ladder_match.match_id).values_list("seat", flat=True))
     for seat, entry_id in enumerate(ladder_match.entries):
         entry = LadderEntry.objects.select_for_update().select_related("bot").filter(pk=entry_id).first()
         if entry is None or entry.bot.kind == Bot.Kind.BUILTIN:

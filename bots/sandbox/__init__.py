@@ -54,11 +54,13 @@ from __future__ import annotations
 from .bot import SandboxedBot
 from .config import ENTRY, Limits, TimeControl, cpu_allowance, limits_for_match
 from .errors import FAULT_REASONS, BotFault, SandboxUnavailable
-from .jail import INSTALL_HINT, Runtime, sandbox_check, sandbox_mode
+from .jail import INSTALL_HINT, runtime_check, sandbox_check, sandbox_mode
 from .processes import processes_of_uid
+from .runtimes import MANIFEST, RUNTIMES, Manifest, ManifestError, Runtime, manifest_of, manifest_parse
 
 __all__ = [
-    "ENTRY", "FAULT_REASONS", "INSTALL_HINT", "BotFault", "Limits", "Runtime", "SandboxUnavailable",
-    "SandboxedBot", "TimeControl", "cpu_allowance", "limits_for_match", "processes_of_uid", "sandbox_check",
+    "ENTRY", "FAULT_REASONS", "INSTALL_HINT", "MANIFEST", "RUNTIMES", "BotFault", "Limits", "Manifest",
+    "ManifestError", "Runtime", "SandboxUnavailable", "SandboxedBot", "TimeControl", "cpu_allowance",
+    "limits_for_match", "manifest_of", "manifest_parse", "processes_of_uid", "runtime_check", "sandbox_check",
     "sandbox_mode",
 ]

@@ -1,25 +1,37 @@
-"""The cost of the bot protocol: moves/s of the same match with bots in process and as
-subprocesses speaking JSON Lines (unsandboxed, then under bubblewrap), all in one run.
+"""The cost of the bot protocol: the move round trip of the same match with bots in process and
+as subprocesses speaking JSON Lines, for every runtime (docs/protocol.md, "Runtimes"): the bare
+subprocess (no sandbox) and under bubblewrap, all in one run.
 
-Every bot answers the first legal action, so the three runs play exactly the same moves; the
-time covers the whole match (starting and closing the bot processes included).
+Every bot answers the first legal action (bench/bots/first_legal.*: Python, Python importing
+numpy, JavaScript, static C), so every run plays exactly the same moves; the time covers the
+whole match (starting and closing the bot processes included). The reference of the runtimes is
+the bare Python subprocess; the goal of issue 44 is every sandboxed runtime within 1.5x of it.
 """
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 from bots.referee import FaultPolicy, RefereeRunner
-from bots.sandbox import SandboxedBot, SandboxUnavailable, TimeControl, sandbox_check
+from bots.sandbox import SandboxedBot, SandboxUnavailable, TimeControl, runtime_check, sandbox_check
+from bots.sandbox.runtimes import MANIFEST, RUNTIMES
 from games.engine import registry
 from games.engine.bots import Bot
 from games.engine.runner import playout
 
 GAME, OPTIONS, PLAYERS = "trap-the-wizard", {"rounds": 5}, 2
 SEED = b"bench-protocol".ljust(32, b".")
-BOT_SOURCE = Path(__file__).resolve().parent / "bots" / "first_legal.py"
+BOTS = Path(__file__).resolve().parent / "bots"
+BOT_SOURCE = BOTS / "first_legal.py"
+# The benchmark bot of each runtime: (source, the name it has in the upload).
+SOURCES = {"python": (BOT_SOURCE, "main.py"), "python-numeric": (BOTS / "first_legal_numpy.py", "main.py"),
+           "node": (BOTS / "first_legal.js", "main.js"), "native": (BOTS / "first_legal.c", "main")}
+ARENA_H = Path(__file__).resolve().parents[1] / "examples" / "bots" / "native"
+GOAL = 1.5  # issue 44: every runtime's round trip within 1.5x of the bare subprocess
 
 
 class FirstLegalBot(Bot):
@@ -48,43 +60,81 @@ def _play(make_bot) -> tuple[float, int, list]:
     return elapsed, len(moves), moves
 
 
-def run(*, repeats: int = 3) -> dict:
-    code = Path(tempfile.mkdtemp(prefix="arena-bench-bot-"))
+def _bot_folder(runtime: str, where: Path) -> Path:
+    """An upload of ``runtime``'s benchmark bot, world-readable (the bot's uid reads it)."""
+    source, entry = SOURCES[runtime]
+    code = where / runtime
+    code.mkdir(mode=0o755)
     code.chmod(0o755)
-    shutil.copy(BOT_SOURCE, code / "main.py")
-    (code / "main.py").chmod(0o644)
+    if runtime == "native":
+        done = subprocess.run(["gcc", "-static", "-O2", "-I", str(ARENA_H), "-o", str(code / entry), str(source)],
+                              capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"gcc: {done.stderr.strip()[-300:]}")
+    else:
+        shutil.copy(source, code / entry)
+    if runtime != "python":
+        (code / MANIFEST).write_text(json.dumps({"runtime": runtime}))
+    for path in code.iterdir():
+        path.chmod(0o755 if path.name == "main" else 0o644)
+    return code
+
+
+def run(*, repeats: int = 3) -> dict:
+    where = Path(tempfile.mkdtemp(prefix="arena-bench-bot-"))
+    where.chmod(0o755)
     clock = TimeControl(move_ms=5000, bank_ms=60000)
-    kinds = {"in process": lambda ruleset, seat: FirstLegalBot(ruleset, seat),
-             "subprocess, no sandbox": lambda ruleset, seat: SandboxedBot(code, time_control=clock,
-                                                                          sandbox=False)}
+    kinds = {"in process": lambda ruleset, seat: FirstLegalBot(ruleset, seat)}
     try:
         sandbox_check()
-        kinds["subprocess in bubblewrap"] = lambda ruleset, seat: SandboxedBot(code, time_control=clock)
-        skipped = None
+        sandboxed = None
     except SandboxUnavailable as exc:
-        skipped = str(exc)
-    rows, reference = [], None
+        sandboxed = str(exc)
+    skipped = [f"bubblewrap: {sandboxed}"] if sandboxed else []
+    for runtime in RUNTIMES:
+        try:
+            runtime_check(RUNTIMES[runtime])
+            code = _bot_folder(runtime, where)
+        except (SandboxUnavailable, RuntimeError, OSError) as exc:
+            skipped.append(f"{runtime}: {exc}")
+            continue
+        kinds[f"{runtime}, bare subprocess"] = (
+            lambda ruleset, seat, code=code: SandboxedBot(code, time_control=clock, sandbox=False))
+        if not sandboxed:
+            kinds[f"{runtime} in bubblewrap"] = (
+                lambda ruleset, seat, code=code: SandboxedBot(code, time_control=clock))
+    # Repeats outermost, every kind once per repeat: a machine whose load changes during the run
+    # weighs on every kind alike, and the best of each is compared.
+    best: dict[str, tuple[float, int]] = {}
+    reference = None
     try:
-        for name, make in kinds.items():
-            best, actions, moves = min(_play(make) for _ in range(repeats))
-            reference = reference or moves
-            if moves != reference:
-                raise RuntimeError(f"{name} played other moves than in process")
-            rows.append({"name": name, "seconds": best, "actions": actions})
+        for _ in range(repeats):
+            for name, make in kinds.items():
+                seconds, actions, moves = _play(make)
+                reference = reference or moves
+                if moves != reference:
+                    raise RuntimeError(f"{name} played other moves than in process")
+                best[name] = min(best.get(name, (seconds, actions)), (seconds, actions))
     finally:
-        shutil.rmtree(code, ignore_errors=True)
-    return {"rows": rows, "skipped": skipped, "repeats": repeats}
+        shutil.rmtree(where, ignore_errors=True)
+    rows = [{"name": name, "seconds": seconds, "actions": actions} for name, (seconds, actions) in best.items()]
+    return {"rows": rows, "skipped": "; ".join(skipped) or None, "repeats": repeats}
 
 
 def report(result: dict) -> list[str]:
     base = result["rows"][0]
+    bare = next((row for row in result["rows"] if row["name"] == "python, bare subprocess"), base)
     lines = [f"One {GAME} match ({OPTIONS}, {PLAYERS} seats, {base['actions']} moves), every "
-             f"seat the same first-legal bot; best of {result['repeats']}.", "",
-             "| bots | match s | moves/s | vs in process |", "| --- | ---: | ---: | ---: |"]
+             f"seat the same first-legal bot of one runtime (bench/bots/first_legal.*; the "
+             f"python-numeric one imports numpy); best of {result['repeats']}. The round trip is "
+             f"the match's time per move, starting and closing both bots' processes included; "
+             f"the goal is every runtime in bubblewrap within {GOAL}x of the bare Python subprocess.", "",
+             "| bots | match s | round trip ms | vs in process | vs bare subprocess |",
+             "| --- | ---: | ---: | ---: | ---: |"]
     for row in result["rows"]:
-        rate = row["actions"] / row["seconds"]
-        lines.append(f"| {row['name']} | {row['seconds']:.3f} | {rate:,.0f} | "
-                     f"{rate / (base['actions'] / base['seconds']):.3f}x |")
+        per_move = row["seconds"] / row["actions"] * 1000
+        lines.append(f"| {row['name']} | {row['seconds']:.3f} | {per_move:.3f} | "
+                     f"{row['seconds'] / base['seconds']:.1f}x | {row['seconds'] / bare['seconds']:.2f}x |")
     if result["skipped"]:
-        lines.append(f"\nbubblewrap not measured: {result['skipped']}")
+        lines.append(f"\nnot measured: {result['skipped']}")
     return lines

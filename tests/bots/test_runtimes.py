@@ -16,7 +16,6 @@ import shutil
 import stat
 import struct
 import subprocess
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -290,3 +289,28 @@ def test_a_folder_packs_the_same_bytes_every_time(tmp_path):
     first = pack_directory(tmp_path / "bot")
     assert first == pack_directory(tmp_path / "bot") and first[0] == "bot.zip"
     assert sorted(zip_entry for zip_entry in inspect_upload(*first).entries) == ["arena.json", "main.js"]
+
+
+# -- botcheck and uploadbot take a runtime's folder ----------------------------------------------------
+
+@pytest.mark.parametrize("runtime", sorted(RUNTIMES))
+def test_botcheck_plays_each_runtime_s_starter_folder(db, sandbox_required, tmp_path, capsys, runtime):
+    """The documented command, `manage.py botcheck examples/bots/<runtime> --game G`, on a copy
+    built as the docs say: it names the runtime and plays a whole match without a fault."""
+    folder = starter_folder(runtime, tmp_path)
+    call_command("botcheck", str(folder), "--game", "trap-the-wizard", "--options", '{"rounds": 1}', "-v", "2")
+    out = capsys.readouterr().out
+    entry = RUNTIMES[runtime].entry
+    assert f"runtime: {runtime} (entry point {entry})" in out, out
+    assert "no faults: your bot played the whole match" in out, out[-2000:]
+    assert f"on {runtime}" in out  # the starter's log of its hello's runtime
+
+
+def test_uploadbot_zips_a_folder_and_records_its_runtime(db, sandbox_required, tmp_path, capsys):
+    folder = starter_folder("node", tmp_path)
+    call_command("uploadbot", str(folder), "--game", "sorcado", "--owner", "carol", "--name", "js")
+    assert "carol/js version 1 stored" in capsys.readouterr().out
+    version = BotVersion.objects.get(bot__name="js")
+    assert (version.runtime, version.format, version.filename) == ("node", "zip", f"{folder.name}.zip")
+    call_command("uploadbot", str(folder), "--game", "sorcado", "--owner", "carol", "--name", "js")
+    assert "already holds these bytes" in capsys.readouterr().out  # packed alike: the same version

@@ -43,7 +43,7 @@ def hostile(sandbox_required):
 
     def make(runtime: str, name: str, *, clock: TimeControl = CLOCK, **files: str) -> SandboxedBot:
         require_runtime(runtime)
-        folder, suffix = SOURCES[runtime]
+        folder = SOURCES[runtime][0]
         code = base / f"{runtime}-{name}-{uuid.uuid4().hex[:8]}"
         code.mkdir(mode=0o755)
         code.chmod(0o755)

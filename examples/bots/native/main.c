@@ -24,11 +24,14 @@ int main(void) {
     while (getline(&line, &capacity, stdin) > 0) {
         const char *type = arena_field(line, "type", &len);
         if (arena_is(type, len, "hello")) {
-            size_t game_len, runtime_len;
+            size_t game_len = 0, runtime_len = 0, name_len = 0, version_len = 0;
             const char *game = arena_field(line, "game", &game_len);
             const char *runtime = arena_field(line, "runtime", &runtime_len);
-            fprintf(stderr, "playing %.*s on %.*s\n", (int)game_len, game ? game : "",
-                    (int)runtime_len, runtime ? runtime : "");
+            const char *name = runtime ? arena_field(runtime, "name", &name_len) : NULL;
+            const char *version = runtime ? arena_field(runtime, "version", &version_len) : NULL;
+            /* JSON strings, printed without their quotes (their escapes left as they are) */
+            fprintf(stderr, "playing %.*s on %.*s (%.*s)\n", (int)game_len - 2, game ? game + 1 : "",
+                    (int)name_len - 2, name ? name + 1 : "", (int)version_len - 2, version ? version + 1 : "");
         } else if (arena_is(type, len, "act")) {
             const char *legal = arena_field(line, "legal_actions", &len);
             size_t count = legal ? arena_count(legal) : 0;

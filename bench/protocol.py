@@ -41,23 +41,52 @@ class FirstLegalBot(Bot):
         return message["legal_actions"][0]
 
 
-def _play(make_bot) -> tuple[float, int, list]:
-    """(seconds, actions, moves) of one match with ``make_bot(seat)`` at every seat."""
+class Timed:
+    """A bot with a stopwatch on its acts: the first act of a process waits for it to start (the
+    interpreter, imports, bwrap's namespaces), every later one is a move's round trip."""
+
+    def __init__(self, bot):
+        self.bot, self.acts = bot, []
+
+    def __getattr__(self, name):
+        return getattr(self.bot, name)
+
+    def hello(self, message):
+        self.started = time.perf_counter()
+        self.bot.hello(message)
+
+    def act(self, message):
+        begin = time.perf_counter()
+        try:
+            return self.bot.act(message)
+        finally:
+            self.acts.append(time.perf_counter() - (self.started if not self.acts else begin))
+
+    def result(self, message):
+        self.bot.result(message)
+
+
+def _play(make_bot) -> dict:
+    """One match with ``make_bot(seat)`` at every seat: its seconds, actions and moves, the mean
+    start-up (hello to the first answer) and the mean round trip of every later move."""
     ruleset = registry.get(GAME)
-    bots = {seat: make_bot(ruleset, seat) for seat in range(PLAYERS)}
+    bots = {seat: Timed(make_bot(ruleset, seat)) for seat in range(PLAYERS)}
     started = time.perf_counter()
     try:
         records = playout(ruleset, PLAYERS, seed=SEED, bots=bots, options=OPTIONS,
                           runner=RefereeRunner, policy=FaultPolicy())
     finally:
         for bot in bots.values():
-            getattr(bot, "close", lambda: None)()
+            getattr(bot.bot, "close", lambda: None)()
     elapsed = time.perf_counter() - started
     moves = [(r["seat"], r["payload"]["action"]) for r in records if r["kind"] == "action"]
     faults = [r for r in records if r["kind"] == "forfeit"]
     if faults:
         raise RuntimeError(f"benchmark bot faulted: {faults[0]['payload']}")
-    return elapsed, len(moves), moves
+    firsts = [bot.acts[0] for bot in bots.values()]
+    later = [seconds for bot in bots.values() for seconds in bot.acts[1:]]
+    return {"seconds": elapsed, "actions": len(moves), "moves": moves,
+            "startup": sum(firsts) / len(firsts), "round_trip": sum(later) / len(later)}
 
 
 def _bot_folder(runtime: str, where: Path) -> Path:
@@ -104,20 +133,23 @@ def run(*, repeats: int = 3) -> dict:
             kinds[f"{runtime} in bubblewrap"] = (
                 lambda ruleset, seat, code=code: SandboxedBot(code, time_control=clock))
     # Repeats outermost, every kind once per repeat: a machine whose load changes during the run
-    # weighs on every kind alike, and the best of each is compared.
-    best: dict[str, tuple[float, int]] = {}
+    # weighs on every kind alike; each figure is the best of its kind's runs.
+    best: dict[str, dict] = {}
     reference = None
     try:
         for _ in range(repeats):
             for name, make in kinds.items():
-                seconds, actions, moves = _play(make)
-                reference = reference or moves
-                if moves != reference:
+                run_ = _play(make)
+                reference = reference or run_["moves"]
+                if run_["moves"] != reference:
                     raise RuntimeError(f"{name} played other moves than in process")
-                best[name] = min(best.get(name, (seconds, actions)), (seconds, actions))
+                kept = best.setdefault(name, run_)
+                for key in ("seconds", "startup", "round_trip"):
+                    kept[key] = min(kept[key], run_[key])
     finally:
         shutil.rmtree(where, ignore_errors=True)
-    rows = [{"name": name, "seconds": seconds, "actions": actions} for name, (seconds, actions) in best.items()]
+    rows = [{"name": name, **{key: row[key] for key in ("seconds", "actions", "startup", "round_trip")}}
+            for name, row in best.items()]
     return {"rows": rows, "skipped": "; ".join(skipped) or None, "repeats": repeats}
 
 
@@ -126,15 +158,17 @@ def report(result: dict) -> list[str]:
     bare = next((row for row in result["rows"] if row["name"] == "python, bare subprocess"), base)
     lines = [f"One {GAME} match ({OPTIONS}, {PLAYERS} seats, {base['actions']} moves), every "
              f"seat the same first-legal bot of one runtime (bench/bots/first_legal.*; the "
-             f"python-numeric one imports numpy); best of {result['repeats']}. The round trip is "
-             f"the match's time per move, starting and closing both bots' processes included; "
-             f"the goal is every runtime in bubblewrap within {GOAL}x of the bare Python subprocess.", "",
-             "| bots | match s | round trip ms | vs in process | vs bare subprocess |",
-             "| --- | ---: | ---: | ---: | ---: |"]
+             f"python-numeric one imports numpy); best of {result['repeats']}, every kind once per "
+             f"repeat. Round trip: the mean time of a move from the referee's question to the "
+             f"answer, the first of each process left out; start-up: from the hello to that first "
+             f"answer. The goal is every runtime's round trip in bubblewrap within {GOAL}x of the "
+             f"bare Python subprocess's.", "",
+             "| bots | match s | match vs in process | round trip ms | round trip vs bare subprocess | start-up ms |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for row in result["rows"]:
-        per_move = row["seconds"] / row["actions"] * 1000
-        lines.append(f"| {row['name']} | {row['seconds']:.3f} | {per_move:.3f} | "
-                     f"{row['seconds'] / base['seconds']:.1f}x | {row['seconds'] / bare['seconds']:.2f}x |")
+        lines.append(f"| {row['name']} | {row['seconds']:.3f} | {row['seconds'] / base['seconds']:.1f}x | "
+                     f"{row['round_trip'] * 1000:.3f} | {row['round_trip'] / bare['round_trip']:.2f}x | "
+                     f"{row['startup'] * 1000:.1f} |")
     if result["skipped"]:
         lines.append(f"\nnot measured: {result['skipped']}")
     return lines

@@ -29,7 +29,7 @@ from bots.uploads import UploadRefused, inspect_upload, materialize, pack_direct
 from replays.models import Match
 from replays.selectors import match_records
 
-from .runtimes import EXAMPLES, ROOT, compile_static, require_runtime, starter_folder, unavailable
+from .runtimes import EXAMPLES, PROTOCOL, ROOT, compile_static, require_runtime, starter_folder, unavailable
 from .test_uploads import GOOD_SOURCE, zip_of
 
 JS = b'console.log("never run here")\n'
@@ -181,6 +181,9 @@ def test_a_refused_manifest_stores_nothing_through_the_service_or_the_api(alice,
     assert response.json()["error"]["code"] == "upload_refused"
     assert words in response.json()["error"]["detail"]
     assert not BotVersion.objects.filter(bot=bot).exists()
+    if case[0] == "unknown runtime":  # the answer docs/protocol.md prints, as it is
+        [printed] = re.findall(r"```json\n(\{\"error\".*?)```", PROTOCOL, re.S)
+        assert response.json() == json.loads(printed)
 
 
 # -- hello: the runtime and its version ---------------------------------------------------------------

@@ -9,6 +9,8 @@ gcc command's flags, on examples/bots/native/arena.h). Each sits in seat 0 of a 
 the Wizard match against the random bot (test_sandbox.play_with_faults: the match completes, its
 log validates, no process of the bot survives it) and must be contained or faulted exactly as
 the python runtime's. Skips without the sandbox or a runtime, fails under ARENA_REQUIRE_SANDBOX=1.
+
+No database or broker: .ci/run runs them once, in its first pass (``no_services``).
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ HOSTILE = Path(__file__).resolve().parent / "hostile"
 RUNTIMES = ("python-numeric", "node", "native")
 SOURCES = {"python-numeric": (HOSTILE, ".py"), "node": (HOSTILE / "js", ".js"), "native": (HOSTILE / "c", ".c")}
 SETTINGS = ROOT / "config" / "settings.py"  # the service's settings, world-readable on the host
+
+pytestmark = pytest.mark.no_services
 
 
 @pytest.fixture

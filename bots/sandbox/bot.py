@@ -63,7 +63,7 @@ class SandboxedBot:
         self.time_control = time_control
         self.limits = limits_for_match(limits, time_control, decisions)
         self.mode = sandbox_mode() if sandbox else None  # refuses here: SandboxUnavailable
-        runtime_check(self.runtime)  # node not installed, python-numeric missing: SandboxUnavailable
+        runtime_check(self.runtime, self.mode)  # node not installed, python-numeric missing: SandboxUnavailable
         if self.mode is not None and os.geteuid() == 0:
             _check_reachable(self.code, parents=self.mode == "userns", entry_name=self.manifest.entry)
         self.marker = f"arena-bot-{uuid.uuid4().hex}"

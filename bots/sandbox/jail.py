@@ -175,9 +175,11 @@ def launch_for(runtime: runtimes.Runtime, entry: str, *, sandboxed: bool,
                   python=PythonInstall.current() if "python" in runtime.mounts else None)
 
 
-def runtime_check(runtime: runtimes.Runtime) -> None:
+def runtime_check(runtime: runtimes.Runtime, mode: str | None = None) -> None:
     """Raise SandboxUnavailable unless this host can run ``runtime`` (its machine, its program
-    and its mounts' directories), with what to install."""
+    and its mounts' directories; in ``userns`` mode, where bwrap runs as the bot's uid, those
+    directories must be reachable by every uid), with what to install or fix. A misconfigured
+    host is never a crash blamed on the bot."""
     problem = None
     if runtime.machines is not None and platform.machine() not in runtime.machines:
         problem = f"this host is {platform.machine()}, not {' or '.join(runtime.machines)}"
@@ -186,8 +188,14 @@ def runtime_check(runtime: runtimes.Runtime) -> None:
         if not program.startswith(("{", "./")) and not os.access(program, os.X_OK):
             problem = f"{program} is not installed"
         for name in runtime.mounts:
-            if name in MOUNTS and not os.path.isdir(MOUNTS[name][0]()):
-                problem = f"{MOUNTS[name][0]()} is missing"
+            if name not in MOUNTS:
+                continue
+            host = MOUNTS[name][0]()
+            if not os.path.isdir(host):
+                problem = f"{host} is missing"
+            elif mode == "userns" and not _searchable(Path(host)):
+                problem = (f"{host} is out of reach of the bot's uid (bwrap runs as that uid here): "
+                           f"make it and every directory above it world-searchable")
     if problem:
         hint = f" ({runtime.install_hint})" if runtime.install_hint else ""
         raise SandboxUnavailable(f"the runtime {runtime.name!r} cannot run here: {problem}{hint}")

@@ -9,6 +9,7 @@ every game are in test_docs_examples.py.
 """
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -317,3 +318,24 @@ def test_uploadbot_zips_a_folder_and_records_its_runtime(db, sandbox_required, t
     assert (version.runtime, version.format, version.filename) == ("node", "zip", f"{folder.name}.zip")
     call_command("uploadbot", str(folder), "--game", "sorcado", "--owner", "carol", "--name", "js")
     assert "already holds these bytes" in capsys.readouterr().out  # packed alike: the same version
+
+
+def test_a_host_without_a_runtime_refuses_its_bots_with_what_to_install(monkeypatch, tmp_path):
+    """A worker without Node.js, or without python-numeric's environment, says so (the driver
+    then fails the match's attempt, as without bubblewrap), never a crash blamed on the bot."""
+    from bots.sandbox import SandboxUnavailable, jail, runtime_check, runtimes
+
+    monkeypatch.setattr(runtimes, "PYTHON_NUMERIC_DIR", str(tmp_path / "absent"))
+    with pytest.raises(SandboxUnavailable, match=r"'python-numeric' cannot run here: .*absent is missing \(python3 dev.py"):
+        runtime_check(RUNTIMES["python-numeric"])
+    private = tmp_path / "private" / "numeric"
+    private.mkdir(parents=True)
+    (tmp_path / "private").chmod(0o700)
+    monkeypatch.setattr(runtimes, "PYTHON_NUMERIC_DIR", str(private))
+    runtime_check(RUNTIMES["python-numeric"], "setpriv")  # bwrap runs as root: it reaches it
+    with pytest.raises(SandboxUnavailable, match="out of reach of the bot's uid"):
+        runtime_check(RUNTIMES["python-numeric"], "userns")
+    missing_node = dataclasses.replace(RUNTIMES["node"], command=(str(tmp_path / "node"), "{entry}"))
+    with pytest.raises(SandboxUnavailable, match=r"node is not installed \(apt-get install nodejs\)"):
+        runtime_check(missing_node)
+    assert jail.MOUNTS["python-numeric"][1] == "/opt/arena/python-numeric"

@@ -25,9 +25,9 @@ import pytest
 from bots.sandbox import SandboxedBot, TimeControl
 from bots.sandbox.runtimes import MANIFEST
 
-from .runtimes import EXAMPLES, ROOT, compile_static, require_runtime
+from .runtimes import EXAMPLES, ROOT, compile_static, require_runtime, starter_folder, uploaded
 from .test_sandbox import (CLOCK, LIMITS, assert_completed, assert_faulted, assert_fork_bomb_held, forfeits,
-                           outside_the_sandbox, play_with_faults)
+                           outside_the_sandbox, play_with_faults, userns_mode)  # noqa: F401 (a fixture)
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 RUNTIMES = ("python-numeric", "node", "native")
@@ -66,6 +66,7 @@ def hostile(sandbox_required):
             path.chmod(0o755 if path.name == "main" else 0o644)
         return SandboxedBot(code, time_control=clock, limits=LIMITS)
 
+    make.base = base  # world-traversable, for other bots of a test
     yield make
     shutil.rmtree(base, ignore_errors=True)
 
@@ -174,6 +175,28 @@ def test_flooding_stdout_hits_the_output_limit_on_every_runtime(hostile, runtime
 def test_an_infinite_loop_times_out_on_every_runtime(hostile, runtime):
     payload = assert_faulted(play_with_faults(hostile(runtime, "infinite_loop")), "timeout")
     assert CLOCK.move_ms + CLOCK.bank_ms <= payload["elapsed_ms"] < 3000
+
+
+# -- the other way to a uid of its own: bwrap in a user namespace (the Docker worker) ------------------
+
+@pytest.mark.parametrize("runtime, name", [("python-numeric", "starter"), ("node", "starter"), ("native", "starter"),
+                                           ("node", "fork_bomb"), ("native", "fork_bomb")])
+def test_userns_mode_runs_and_contains_every_runtime(userns_mode, hostile, runtime, name):  # noqa: F811
+    """In ``userns`` mode bwrap itself runs as the bot's uid: every bind of a runtime (Node.js,
+    python-numeric's environment) must be reachable by it, and the limits hold the same."""
+    if name == "starter":
+        code = uploaded(starter_folder(runtime, hostile.base), hostile.base)
+        bot = SandboxedBot(code, time_control=CLOCK, limits=LIMITS)
+    else:
+        bot = hostile(runtime, name, clock=TimeControl(move_ms=1500, bank_ms=0))
+    assert bot.mode == "userns"
+    records = play_with_faults(bot)
+    assert_completed(records)
+    if name == "starter":
+        assert not forfeits(records), (forfeits(records), bot.stderr_text[-1000:])
+        assert f"on {runtime}" in bot.stderr_text
+    else:
+        assert_fork_bomb_held(assert_faulted(records, "timeout")["stderr"])
 
 
 def test_every_hostile_program_has_its_port_to_every_runtime():

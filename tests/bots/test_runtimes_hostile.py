@@ -130,6 +130,18 @@ def test_memory_no_process_owns_is_refused(hostile, runtime):
         assert f"MEMORY {name}: refused" in bot.stderr_text, bot.stderr_text
 
 
+def test_io_uring_is_refused(hostile):
+    """A native bot makes any system call it likes: io_uring (Docker's default profile refuses
+    it too) is refused by the seccomp filter; Node.js's libuv falls back to its threads without
+    it (the node runtime's tests play on)."""
+    bot = hostile("native", "io_uring")
+    records = play_with_faults(bot)
+    assert_completed(records)
+    assert not forfeits(records), forfeits(records)
+    assert "IO_URING setup: refused (Operation not permitted)" in bot.stderr_text, bot.stderr_text
+    assert "CREATED" not in bot.stderr_text
+
+
 @pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_daemonized_child_does_not_survive_the_match_on_every_runtime(hostile, runtime):
     bot = hostile(runtime, "leave_child")

@@ -17,8 +17,8 @@ from .config import ENTRY, STDERR_CHARS, Limits, TimeControl, limits_for_match
 from .errors import BotFault
 from .jail import (_bot_env, _bwrap_argv, _check_reachable, _rlimits, _seccomp_fd, _spawn, _with_rlimits,
                    launch_for, runtime_check, sandbox_mode)
-from .runtimes import ManifestError, manifest_of
 from .processes import _UidLease, _descendants, _has_marker, _pids, _ppid, _state, processes_of_uid
+from .runtimes import ManifestError, manifest_of
 
 STOPPED_STATES = ("T", "t", "Z", "X", None)  # stopped, traced, dead or gone
 

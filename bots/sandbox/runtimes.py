@@ -39,16 +39,18 @@ NODE = os.environ.get("ARENA_NODE") or "/usr/bin/node"
 
 @dataclass(frozen=True)
 class Runtime:
-    """One runtime. ``command`` is the program's argv; ``{python}`` is the bot's interpreter,
-    ``{entry}`` the entry point (relative to /bot, the working directory), ``{memory_mb}`` the
-    memory limit. ``mounts`` name entries of jail.MOUNTS bound read-only; ``env`` values may
-    name a mount as ``{mount}`` (its path inside the sandbox). ``version`` is a command printing
-    the version string (run once per process on the host), or that string itself.
-    ``entry_check`` names the upload check of the entry point (bots/uploads.py, ENTRY_CHECKS).
-    ``address_space_mb``: address space the runtime reserves at start and never touches (V8's
-    code range and heap reservations), added to RLIMIT_AS so the memory a bot can use is the
-    same ``memory_mb`` on every runtime. ``executable``: the entry is unpacked with mode 0755.
-    ``machines``: the host machines it runs on (None: any)."""
+    """One runtime. ``summary`` says what it is, for people (botcheck prints it). ``command`` is
+    the program's argv: ``{python}`` is the bot's interpreter, ``{entry}`` the entry point
+    (relative to /bot, the working directory), ``{memory_mb}`` the memory limit. ``mounts`` name
+    what is bound read-only (``python``: the interpreter's installation; the others: entries of
+    jail.MOUNTS); ``env`` values may name a mount as ``{mount}`` (its path inside the sandbox).
+    ``version`` is a command printing the version string (run once per process on the host),
+    or that string itself. ``entry_check`` names the upload check of the entry point
+    (bots/uploads.py, ENTRY_CHECKS). ``address_space_mb``: address space the runtime reserves at
+    start and never touches (V8's code range and heap reservations), added to RLIMIT_AS so the
+    memory a bot can use is the same ``memory_mb`` on every runtime. ``executable``: the entry is
+    unpacked with mode 0755. ``machines``: the host machines it runs on (None: any).
+    ``install_hint``: what to install where it cannot run."""
 
     name: str
     summary: str

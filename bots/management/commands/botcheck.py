@@ -16,7 +16,7 @@ from games.engine.runner import playout
 from replays.management.commands._common import python_command
 
 from ...referee import FaultPolicy, RefereeRunner
-from ...sandbox import SandboxedBot, SandboxUnavailable, TimeControl, sandbox_check
+from ...sandbox import RUNTIMES, SandboxedBot, SandboxUnavailable, TimeControl, sandbox_check
 from ...uploads import UploadRefused, inspect_upload, materialize, read_bot
 
 STDERR_SHOWN = 4000  # characters of the bot's stderr tail printed (-v 2, or after a fault)
@@ -65,7 +65,7 @@ class Command(BaseCommand):
         except (registry.UnknownRuleset, UploadRefused, SandboxUnavailable, OSError) as exc:
             raise CommandError(str(exc)) from None
         others = [s for s in range(players) if s != seat]
-        self.stdout.write(f"runtime: {info.runtime} (entry point {info.entry})")
+        self.stdout.write(f"runtime: {info.runtime} (entry point {info.entry}): {RUNTIMES[info.runtime].summary}")
         self.stdout.write(f"your bot in seat {seat}; opponent: {opponent} (built-in bot of {ruleset.spec.name}) "
                           f"in seat{'s' if len(others) > 1 else ''} {', '.join(map(str, others))}")
         time_control = TimeControl(move_ms=move_ms, bank_ms=bank_ms)

@@ -1,10 +1,16 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
-# bubblewrap: the sandbox of uploaded bots (docs/protocol.md)
-RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
-COPY requirements.txt .
+# bubblewrap: the sandbox of uploaded bots; nodejs: their node runtime (docs/protocol.md, "Runtimes")
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap nodejs && rm -rf /var/lib/apt/lists/*
+COPY requirements.txt requirements-numeric.txt ./
 RUN pip install --no-cache-dir -r requirements.txt
+# The python-numeric runtime: numpy, pinned with hashes, in a directory of its own that the
+# sandbox binds read-only (never the service's site-packages).
+RUN pip install --no-cache-dir --require-hashes --no-deps --only-binary=:all: \
+        --target /opt/arena/python-numeric -r requirements-numeric.txt \
+    && chmod -R a+rX /opt/arena
+ENV ARENA_PYTHON_NUMERIC=/opt/arena/python-numeric
 COPY . .
 # The hashed, compressed static files WhiteNoise serves with DEBUG off (a throwaway key: nothing
 # is signed at build time).

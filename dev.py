@@ -42,19 +42,26 @@ def install(requirements: str) -> None:
     stamp.write_text(digest)
 
 
+def ensure_debian_package(command: str, package: str, why: str, missing: str) -> None:
+    """Install Debian's ``package`` (which provides ``command``) when we may (root with apt-get),
+    printing ``why``; otherwise, or if that failed, print ``missing`` (what does not work
+    without it). Only Debian's package registry is used."""
+    if shutil.which(command):
+        return
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        print(f"installing {package} ({why}) ...", flush=True)
+        quiet = {"stdout": subprocess.DEVNULL}
+        subprocess.run(["apt-get", "update", "-qq"], **quiet)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *package.split()], **quiet)
+    if not shutil.which(command):
+        print(f"note: {package} is not installed (apt-get install {package}); {missing}", file=sys.stderr)
+
+
 def ensure_bubblewrap() -> None:
     """bubblewrap sandboxes uploaded bots (Debian package). Installed when we may (root with
     apt-get); otherwise uploaded bots are refused with a clear error and built-ins still play."""
-    if shutil.which("bwrap"):
-        return
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        print("installing bubblewrap (the sandbox of uploaded bots) ...", flush=True)
-        quiet = {"stdout": subprocess.DEVNULL}
-        subprocess.run(["apt-get", "update", "-qq"], **quiet)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "bubblewrap"], **quiet)
-    if not shutil.which("bwrap"):
-        print("note: bubblewrap is not installed (apt-get install bubblewrap); uploaded bots "
-              "will be refused until it is", file=sys.stderr)
+    ensure_debian_package("bwrap", "bubblewrap", "the sandbox of uploaded bots",
+                          "uploaded bots will be refused until it is")
 
 
 def ensure_chromium() -> None:
@@ -62,21 +69,54 @@ def ensure_chromium() -> None:
     test_viewer_browser.py, driven by Playwright; never `playwright install`) and its benchmark
     (bench/viewer.py). Installed when we may (root with apt-get); otherwise those tests skip
     (fail under ARENA_REQUIRE_BROWSER=1) and the benchmark stops with the reason."""
-    if shutil.which("chromium"):
+    ensure_debian_package("chromium", "chromium", "the browser tests of the replay viewer",
+                          "the browser tests of the replay viewer will be skipped")
+
+
+PYTHON_NUMERIC = ROOT / "var" / "runtimes" / "python-numeric"
+
+
+def ensure_runtimes(*, build_tools: bool = False) -> None:
+    """What the runtimes of uploaded bots need (docs/protocol.md, "Runtimes"): Debian's nodejs
+    for `node`; python-numeric's environment from requirements-numeric.txt (pinned with hashes,
+    wheels only) into var/runtimes/python-numeric, which the sandbox binds read-only (never into
+    .venv: bots get numpy and nothing of the service's packages). ``native`` needs nothing on
+    the worker; ``build_tools``: gcc and libc6-dev, with which the tests build static C bots (as
+    an author builds the starter bot)."""
+    ensure_debian_package("node", "nodejs", "the node runtime of uploaded bots",
+                          "bots of the node runtime will be refused until it is")
+    if build_tools:
+        ensure_debian_package("gcc", "gcc libc6-dev", "the tests build static C bots with it",
+                              "the tests of the native runtime will be skipped")
+    requirements = ROOT / "requirements-numeric.txt"
+    stamp = PYTHON_NUMERIC / ".installed"
+    digest = hashlib.sha256(requirements.read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == digest:
         return
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        print("installing chromium (the browser tests of the replay viewer) ...", flush=True)
-        quiet = {"stdout": subprocess.DEVNULL}
-        subprocess.run(["apt-get", "update", "-qq"], **quiet)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], **quiet)
-    if not shutil.which("chromium"):
-        print("note: chromium is not installed (apt-get install chromium); the browser tests "
-              "of the replay viewer will be skipped", file=sys.stderr)
+    print("installing requirements-numeric.txt (the python-numeric runtime of uploaded bots) ...", flush=True)
+    staging = PYTHON_NUMERIC.with_name(PYTHON_NUMERIC.name + ".new")
+    shutil.rmtree(staging, ignore_errors=True)
+    done = subprocess.run([str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+                           "--require-hashes", "--no-deps", "--only-binary=:all:", "--target", str(staging),
+                           "-r", str(requirements)], cwd=ROOT)
+    if done.returncode:
+        shutil.rmtree(staging, ignore_errors=True)
+        print("note: requirements-numeric.txt could not be installed; bots of the python-numeric "
+              "runtime will be refused", file=sys.stderr)
+        return
+    for folder, _, files in os.walk(staging):  # the bot's own uid reads it
+        os.chmod(folder, 0o755)
+        for path in (os.path.join(folder, name) for name in files):
+            os.chmod(path, 0o755 if os.access(path, os.X_OK) else 0o644)
+    (staging / ".installed").write_text(digest)
+    shutil.rmtree(PYTHON_NUMERIC, ignore_errors=True)
+    staging.rename(PYTHON_NUMERIC)
 
 
 def demo() -> None:
     install("requirements.txt")
     ensure_bubblewrap()
+    ensure_runtimes()
     run(PYTHON, "manage.py", "migrate", "--verbosity", "0")
     run(PYTHON, "manage.py", "builtinbots", stdout=subprocess.DEVNULL)
     print("\n== a Swiss tournament of 8 built-in Trap the Wizard bots (one-round matches) ==", flush=True)
@@ -110,6 +150,7 @@ def parallel_args(pytest_args: list[str]) -> list[str]:
 def test(pytest_args: list[str]) -> None:
     install("requirements-test.txt")
     ensure_bubblewrap()
+    ensure_runtimes(build_tools=True)
     ensure_chromium()
     run(PYTHON, "-m", "pytest", *parallel_args(pytest_args), *pytest_args)
 

@@ -67,6 +67,9 @@ class BotVersion(models.Model):
                                  help_text="The uploaded bytes; empty for built-ins.")
     file_count = models.PositiveIntegerField()
     unpacked_size = models.PositiveIntegerField()
+    runtime = models.CharField(max_length=32, blank=True, default="python",
+                               help_text="The runtime its arena.json names (bots/sandbox/runtimes.py; none: "
+                                         "python); empty for built-ins.")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

@@ -126,7 +126,8 @@ def _upload_limits() -> Limits:
 
 
 def bot_version_upload(*, bot: Bot, filename: str, content: bytes) -> BotVersion:
-    """Store ``content`` (a .py file or a .zip with main.py) as the next version of ``bot``; the
+    """Store ``content`` (a .py file, or a .zip with main.py or an arena.json naming its runtime:
+    bots/uploads.py) as the next version of ``bot``, its runtime recorded on it; the
     same bytes as one of its versions answer with that version instead (no silent duplicate:
     ``version.created`` says which). Everything is checked before anything is written:
     UploadRefused (a ValueError with ``reason``) leaves the database as it was. Numbers are
@@ -147,7 +148,7 @@ def bot_version_upload(*, bot: Bot, filename: str, content: bytes) -> BotVersion
         version = BotVersion.objects.create(
             bot=locked, number=last + 1, format=info.kind, sha256=info.sha256, size=info.size,
             filename=info.filename, archive=content, file_count=info.file_count,
-            unpacked_size=info.unpacked_size)
+            unpacked_size=info.unpacked_size, runtime=info.runtime)
         version.created = True
         for hook in settings.VERSION_UPLOADED_HOOKS:
             import_string(hook)(version=version)
@@ -180,7 +181,8 @@ def _builtin_bot_version(*, game: str, builtin_name: str, bot_class: type) -> Bo
                 bot=bot, number=1,
                 defaults={"format": BotVersion.Format.BUILTIN,
                           "sha256": hashlib.sha256(identity).hexdigest(), "size": 0,
-                          "filename": "", "archive": None, "file_count": 0, "unpacked_size": 0})
+                          "filename": "", "archive": None, "file_count": 0, "unpacked_size": 0,
+                          "runtime": ""})
             return version
     except IntegrityError:
         return BotVersion.objects.defer("archive").select_related("bot").get(

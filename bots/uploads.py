@@ -1,10 +1,13 @@
 """Checking an uploaded bot before anything is stored, and unpacking it for a run. No Django.
 
-An upload is either a single Python file (it becomes ``main.py``) or a zip archive with
-``main.py`` at its root. ``inspect_upload`` refuses anything that is not plainly that, with a
-reason a person can act on; ``materialize`` writes an accepted upload into a directory, repeating
-every path and size check, because the bytes it gets come back from the database and the checks
-cost little next to running a bot.
+An upload is either a single Python file (it becomes ``main.py``) or a zip archive with its entry
+point at its root: ``main.py``, or the entry of the runtime its ``arena.json`` manifest names
+(bots/sandbox/runtimes.py; docs/protocol.md, "Runtimes"). ``inspect_upload`` refuses anything
+that is not plainly that, with a reason a person can act on: a malformed manifest, an unknown
+runtime, a missing entry point, an entry its runtime cannot start (Python that does not compile,
+for ``native`` anything but a static x86_64 Linux executable). ``materialize`` writes an
+accepted upload into a directory, repeating every path and size check, because the bytes it gets
+come back from the database and the checks cost little next to running a bot.
 
 Zip bombs: the declared sizes in the central directory are checked first, then every entry is
 actually inflated in chunks while the real bytes are counted, so a header that lies about its
@@ -18,12 +21,15 @@ import os
 import re
 import shutil
 import stat
+import struct
 import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-ENTRY_POINT = "main.py"
+from .sandbox.runtimes import MANIFEST, ManifestError, manifest_parse
+
+ENTRY_POINT = "main.py"  # of a bot without a manifest (the python runtime)
 # Written last into a materialized directory: a directory holding it is complete.
 MARKER = ".arena-materialized"
 CHUNK = 64 * 1024
@@ -59,6 +65,8 @@ class UploadInfo:
     file_count: int  # files (not folders) the code unpacks to
     unpacked_size: int  # bytes the code unpacks to (counted, not declared)
     entries: tuple[str, ...]  # the unpacked paths, folders ending in "/"
+    runtime: str = "python"  # the runtime its arena.json names (none: python)
+    entry: str = ENTRY_POINT  # the entry point the runtime starts
 
 
 def inspect_upload(filename: str, content: bytes, limits: Limits = Limits()) -> UploadInfo:
@@ -78,17 +86,64 @@ def inspect_upload(filename: str, content: bytes, limits: Limits = Limits()) -> 
     archive = _open_zip(content)
     with archive:
         infos = _checked_entries(archive, len(content), limits)
+        manifest = _manifest_in(archive, infos, len(content), limits)
+        files = {info.filename for info in infos if not info.is_dir()}
+        if manifest.entry not in files:
+            raise UploadRefused(_no_entry_point(files, manifest.entry, manifest.runtime.name))
         file_count, unpacked, source = 0, 0, bytearray()
         for info in infos:
             if not info.is_dir():
                 # Every entry is inflated: only real bytes tell whether a header lied.
-                sink = source.extend if info.filename == ENTRY_POINT else None
+                sink = source.extend if info.filename == manifest.entry else None
                 unpacked += _inflate(archive, info, unpacked, len(content), limits, sink)
                 file_count += 1
-    _check_source(bytes(source), ENTRY_POINT)
+    ENTRY_CHECKS[manifest.runtime.entry_check](bytes(source), manifest.entry)
     return UploadInfo(kind=kind, filename=name, sha256=digest, size=len(content),
                       file_count=file_count, unpacked_size=unpacked,
-                      entries=tuple(info.filename for info in infos))
+                      entries=tuple(info.filename for info in infos),
+                      runtime=manifest.runtime.name, entry=manifest.entry)
+
+
+def _manifest_in(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], size: int, limits: Limits):
+    """The archive's arena.json, parsed (none: the python runtime); UploadRefused says why not."""
+    info = next((i for i in infos if i.filename == MANIFEST and not i.is_dir()), None)
+    data = None
+    if info is not None:
+        buffer = bytearray()
+        _inflate(archive, info, 0, size, limits, buffer.extend)
+        data = bytes(buffer)
+    try:
+        return manifest_parse(data)
+    except ManifestError as exc:
+        raise UploadRefused(str(exc)) from None
+
+
+def pack_directory(folder: Path) -> tuple[str, bytes]:
+    """A bot's folder as the zip archive to upload, named after the folder: every regular file
+    below it (hidden files and __pycache__ left out), with fixed timestamps, so the same files
+    always make the same bytes (and so the same version). ``botcheck`` and ``uploadbot`` take a
+    folder this way; through the API, upload the archive (docs/protocol.md, "Packaging")."""
+    folder = Path(folder)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            relative = path.relative_to(folder)
+            if any(part.startswith(".") or part == "__pycache__" for part in relative.parts):
+                continue
+            if path.is_file() and not path.is_symlink():
+                info = zipfile.ZipInfo(relative.as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+                info.external_attr = (stat.S_IFREG | (0o755 if os.access(path, os.X_OK) else 0o644)) << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, path.read_bytes())
+    return f"{folder.resolve().name}.zip", buffer.getvalue()
+
+
+def read_bot(path: Path) -> tuple[str, bytes]:
+    """The upload a path on disk stands for: a file as it is, a folder packed (pack_directory)."""
+    path = Path(path)
+    if path.is_dir():
+        return pack_directory(path)
+    return path.name, path.read_bytes()
 
 
 def materialize(content: bytes, kind: str, target: Path, limits: Limits = Limits()) -> Path:
@@ -110,6 +165,7 @@ def materialize(content: bytes, kind: str, target: Path, limits: Limits = Limits
             _write_file(staging / ENTRY_POINT, [content])
         else:
             _extract(content, staging, limits)
+            _settle_entry(staging)
         _write_file(staging / MARKER, [digest.encode()])
         staging.chmod(0o755)  # mkdtemp makes it private; the sandboxed bot may run as another user
         try:
@@ -121,6 +177,21 @@ def materialize(content: bytes, kind: str, target: Path, limits: Limits = Limits
         if staging.exists():
             shutil.rmtree(staging)
     return target
+
+
+def _settle_entry(root: Path) -> None:
+    """The extracted code's manifest and entry point, checked again; a runtime that executes its
+    entry itself (native) gets it with mode 0755, every other file stays 0644."""
+    try:
+        manifest = manifest_parse((root / MANIFEST).read_bytes() if (root / MANIFEST).is_file() else None)
+    except ManifestError as exc:
+        raise UploadRefused(str(exc)) from None
+    entry = root.joinpath(*manifest.entry.split("/"))
+    if not entry.is_file() or entry.is_symlink():
+        files = {str(path.relative_to(root)) for path in root.rglob("*") if path.is_file()}
+        raise UploadRefused(_no_entry_point(files, manifest.entry, manifest.runtime.name))
+    if manifest.runtime.executable:
+        entry.chmod(0o755)
 
 
 def _materialized(target: Path, digest: str) -> bool:
@@ -153,7 +224,7 @@ def _kind_of(name: str) -> str:
     if suffix == "zip":
         return "zip"
     raise UploadRefused(f"{name!r} is neither a Python file (.py) nor a zip archive (.zip) "
-                        f"with {ENTRY_POINT} at its root")
+                        f"with {ENTRY_POINT} (or an {MANIFEST} naming its runtime) at its root")
 
 
 def _check_source(source: bytes, name: str) -> None:
@@ -168,6 +239,49 @@ def _check_source(source: bytes, name: str) -> None:
         raise UploadRefused(f"{name} does not compile: {exc.msg} (line {exc.lineno})") from None
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
         raise UploadRefused(f"{name} does not compile: {exc}") from None
+
+
+def _check_text(source: bytes, name: str) -> None:
+    """A script the runtime reads as text (JavaScript): UTF-8, no NUL bytes. Its syntax is the
+    runtime's business (botcheck shows the error), the web process may not have the runtime."""
+    try:
+        text = source.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UploadRefused(f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded)") from None
+    if "\x00" in text:
+        raise UploadRefused(f"{name} holds NUL bytes: it is not a script")
+
+
+ELF_MAGIC, ELFCLASS64, ELFDATA2LSB, EM_X86_64, PT_INTERP = b"\x7fELF", 2, 1, 62, 3
+ET_EXEC, ET_DYN = 2, 3
+
+
+def _check_static_elf_x86_64(content: bytes, name: str) -> None:
+    """The native runtime starts its entry itself, in a sandbox with no shared libraries of the
+    author's: it must be an x86_64 Linux executable, 64-bit, little-endian, with no program
+    interpreter (PT_INTERP: a dynamically linked program needs ld.so and its libraries). A static
+    PIE (ET_DYN without PT_INTERP) is static too."""
+    hint = f"build it static, e.g. gcc -static -O2 -o {PurePosixPath(name).name} main.c"
+    if len(content) < 64 or content[:4] != ELF_MAGIC:
+        raise UploadRefused(f"{name} is not an ELF executable (a native bot is a static x86_64 "
+                            f"Linux executable: {hint})")
+    if content[4] != ELFCLASS64 or content[5] != ELFDATA2LSB:
+        raise UploadRefused(f"{name} is not a 64-bit little-endian ELF file (class {content[4]}, data "
+                            f"{content[5]}): a native bot is a static x86_64 executable")
+    e_type, e_machine = struct.unpack_from("<HH", content, 16)
+    if e_machine != EM_X86_64:
+        raise UploadRefused(f"{name} is built for ELF machine {e_machine}, not x86_64 ({EM_X86_64})")
+    if e_type not in (ET_EXEC, ET_DYN):
+        raise UploadRefused(f"{name} is an ELF file of type {e_type}, not an executable")
+    phoff, = struct.unpack_from("<Q", content, 32)
+    phentsize, phnum = struct.unpack_from("<HH", content, 54)
+    if phnum == 0 or phentsize < 56 or phoff + phnum * phentsize > len(content):
+        raise UploadRefused(f"{name} has no program headers within the file: it is not an executable")
+    for index in range(phnum):
+        p_type, = struct.unpack_from("<I", content, phoff + index * phentsize)
+        if p_type == PT_INTERP:
+            raise UploadRefused(f"{name} is dynamically linked (it names a program interpreter): "
+                                f"the sandbox has no shared libraries for it; {hint}")
 
 
 def _open_zip(content: bytes) -> zipfile.ZipFile:
@@ -205,8 +319,6 @@ def _checked_entries(archive: zipfile.ZipFile, size: int, limits: Limits) -> lis
     if declared > limits.max_unpacked_bytes:
         raise UploadRefused(f"the archive unpacks to {declared:,} bytes; the limit is "
                             f"{limits.max_unpacked_bytes:,} bytes")
-    if ENTRY_POINT not in files:
-        raise UploadRefused(_no_entry_point(files))
     return infos
 
 
@@ -248,11 +360,19 @@ def _check_entry_type(info: zipfile.ZipInfo) -> None:
                             f"{info.compress_type}, which is not supported")
 
 
-def _no_entry_point(files: set[str]) -> str:
-    nested = sorted(p for p in files if PurePosixPath(p).name == ENTRY_POINT)
+def _no_entry_point(files: set[str], entry: str = ENTRY_POINT, runtime: str = "python") -> str:
+    base = PurePosixPath(entry).name
+    nested = sorted(p for p in files if PurePosixPath(p).name == base and p != entry)
     hint = (f"; found {nested[0]!r}: zip the contents of its folder, not the folder itself"
             if nested else "")
-    return f"the archive has no {ENTRY_POINT} at its root{hint}"
+    where = "at its root" if "/" not in entry else "in it"
+    manifest = "" if MANIFEST in files else f" (and no {MANIFEST} naming another runtime)"
+    return f"the archive has no {entry} {where}, the entry point of its {runtime} runtime{manifest}{hint}"
+
+
+# The checks of an entry point, by the name a runtime's ``entry_check`` gives (runtimes.py).
+ENTRY_CHECKS = {"python": _check_source, "text": _check_text,
+                "static-elf-x86_64": _check_static_elf_x86_64}
 
 
 def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, so_far: int, size: int,

@@ -11,9 +11,13 @@ What contains a bot, and why each piece is there:
 * **namespaces** (bwrap): a private network namespace (only a loopback of its own: no network),
   a private pid namespace (the bot sees only its own processes, and killing the namespace's init
   kills every process in it, daemons and double forks included), private IPC and UTS.
-* **filesystem**: a fresh root with /usr (and the /lib, /bin links), the Python installation and
-  the bot's code at /bot, all read-only; a size-limited private tmpfs at /tmp; no /etc, no /home,
-  no /work, so another bot's files and the service's settings do not exist in there.
+* **filesystem**: a fresh root with /usr (and the /lib, /bin links), what the bot's runtime binds
+  (``runtimes``: the Python installation and the games package, python-numeric's environment)
+  and the bot's code at /bot, all read-only; a size-limited private tmpfs at /tmp; no /etc, no
+  /home, no /work, so another bot's files and the service's settings do not exist in there.
+* **runtimes** (``runtimes.RUNTIMES``, one row each: python, python-numeric, node, native): what
+  the sandbox binds, how the program starts, its version string; the upload's ``arena.json``
+  names one. Every other piece here is the same for every runtime.
 * **an unprivileged uid of its own** (leased per bot from a range no account uses): rlimits on
   processes count per uid, and a fork bomb is contained only if the bot's uid is not root's and
   is shared with nobody. The same uid lets ``close()`` find every process of the bot.
@@ -42,8 +46,9 @@ they would count the developer's own processes), clock and output limits; ``clos
 process group and every process that still carries the bot's private environment marker.
 
 The package, module by module: ``errors`` (BotFault, SandboxUnavailable), ``config`` (the entry
-point, TimeControl, Limits), ``jail`` (the mode probe behind ``sandbox_check()``, the Python
-runtime and the bwrap command line: mounts, seccomp, rlimits), ``processes`` (the uid lease and
+point, TimeControl, Limits), ``runtimes`` (the runtimes' rows and the manifest), ``jail`` (the
+mode probe behind ``sandbox_check()``, a runtime's row resolved on this host and the bwrap
+command line: mounts, seccomp, rlimits), ``processes`` (the uid lease and
 the /proc scans), ``channel`` (the pipes, answer decoding, the clock) and ``bot``
 (SandboxedBot). The settings are read where they are used, so tests patch them there:
 ``bots.sandbox.jail.BWRAP``, ``jail.BOT_PYTHON``, ``jail.MODES``; the package re-exports only
@@ -54,11 +59,13 @@ from __future__ import annotations
 from .bot import SandboxedBot
 from .config import ENTRY, Limits, TimeControl, cpu_allowance, limits_for_match
 from .errors import FAULT_REASONS, BotFault, SandboxUnavailable
-from .jail import INSTALL_HINT, Runtime, sandbox_check, sandbox_mode
+from .jail import INSTALL_HINT, runtime_check, sandbox_check, sandbox_mode
 from .processes import processes_of_uid
+from .runtimes import MANIFEST, RUNTIMES, Manifest, ManifestError, Runtime, manifest_of, manifest_parse
 
 __all__ = [
-    "ENTRY", "FAULT_REASONS", "INSTALL_HINT", "BotFault", "Limits", "Runtime", "SandboxUnavailable",
-    "SandboxedBot", "TimeControl", "cpu_allowance", "limits_for_match", "processes_of_uid", "sandbox_check",
+    "ENTRY", "FAULT_REASONS", "INSTALL_HINT", "MANIFEST", "RUNTIMES", "BotFault", "Limits", "Manifest",
+    "ManifestError", "Runtime", "SandboxUnavailable", "SandboxedBot", "TimeControl", "cpu_allowance",
+    "limits_for_match", "manifest_of", "manifest_parse", "processes_of_uid", "runtime_check", "sandbox_check",
     "sandbox_mode",
 ]

@@ -15,9 +15,10 @@ from pathlib import Path
 from .channel import _Clock, _Pipes, _decode_answer, _sent
 from .config import ENTRY, STDERR_CHARS, Limits, TimeControl, limits_for_match
 from .errors import BotFault
-from .jail import (Runtime, _bot_env, _bwrap_argv, _check_reachable, _rlimits, _seccomp_fd, _spawn,
-                   _with_rlimits, library_source, sandbox_mode)
+from .jail import (_bot_env, _bwrap_argv, _check_reachable, _rlimits, _seccomp_fd, _spawn, _with_rlimits,
+                   launch_for, runtime_check, sandbox_mode)
 from .processes import _UidLease, _descendants, _has_marker, _pids, _ppid, _state, processes_of_uid
+from .runtimes import ManifestError, manifest_of
 
 STOPPED_STATES = ("T", "t", "Z", "X", None)  # stopped, traced, dead or gone
 
@@ -50,13 +51,21 @@ class SandboxedBot:
         its events); the CPU limit then grows to all the time the clock can give
         (config.cpu_allowance), so a bot that keeps to its clock is never killed by it."""
         self.code = Path(code_dir).resolve()
-        if not (self.code.is_file() or (self.code / ENTRY).is_file()):
-            raise FileNotFoundError(f"{self.code}: a bot is a .py file or a directory with {ENTRY}")
+        try:
+            # The runtime is the upload's arena.json (runtimes.py); none: Python with main.py.
+            self.manifest = manifest_of(self.code)
+        except (ManifestError, OSError) as exc:
+            raise FileNotFoundError(f"{self.code}: {exc}") from None
+        self.runtime = self.manifest.runtime
+        if not (self.code.is_file() or (self.code / self.manifest.entry).is_file()):
+            raise FileNotFoundError(f"{self.code}: a bot is a .py file or a directory with its entry "
+                                    f"point ({self.manifest.entry}, {self.runtime.name} runtime)")
         self.time_control = time_control
         self.limits = limits_for_match(limits, time_control, decisions)
         self.mode = sandbox_mode() if sandbox else None  # refuses here: SandboxUnavailable
+        runtime_check(self.runtime, self.mode)  # node not installed, python-numeric missing: SandboxUnavailable
         if self.mode is not None and os.geteuid() == 0:
-            _check_reachable(self.code, parents=self.mode == "userns")
+            _check_reachable(self.code, parents=self.mode == "userns", entry_name=self.manifest.entry)
         self.marker = f"arena-bot-{uuid.uuid4().hex}"
         self.last_clock: dict | None = None
         self.seat: int | None = None
@@ -83,7 +92,7 @@ class SandboxedBot:
         """Start the process and send the hello; a failure here is raised at the first act."""
         self.seat = message.get("seat")
         self._hello = dict(message, time_control=self.time_control.to_json(),
-                           limits=self.limits.to_json())
+                           limits=self.limits.to_json(), runtime=self.runtime_json())
         try:
             self._launch()
         except BotFault as fault:
@@ -140,6 +149,15 @@ class SandboxedBot:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def runtime_json(self) -> dict:
+        """The hello's ``runtime``: its name and version string (docs/protocol.md, "Runtimes")."""
+        return {"name": self.runtime.name, "version": self._launch_spec(sandboxed=False).version}
+
+    def _launch_spec(self, *, sandboxed: bool):
+        entry = ENTRY if self.code.is_file() and sandboxed else (
+            str(self.code) if self.code.is_file() else self.manifest.entry)
+        return launch_for(self.runtime, entry, sandboxed=sandboxed, memory_mb=self.limits.memory_mb)
 
     @property
     def stderr_text(self) -> str:
@@ -261,26 +279,27 @@ class SandboxedBot:
         self._answered = 0
 
     def _command(self) -> tuple[list[str], dict]:
-        runtime = Runtime.current()
         if self.mode is None:
-            return self._unsandboxed_command(runtime)
+            return self._unsandboxed_command()
         info_read, info_write = os.pipe()
         self._info_fd = info_read
         os.set_blocking(info_read, False)
         seccomp = _seccomp_fd()
-        argv = _bwrap_argv(self.mode, runtime, self.code, self.uid, self.limits, info_write, seccomp)
-        argv, kwargs = _spawn(argv, self.mode, self.uid, self.limits, self._lease.nproc_base)
+        argv = _bwrap_argv(self.mode, self._launch_spec(sandboxed=True), self.code, self.uid, self.limits,
+                           info_write, seccomp)
+        argv, kwargs = _spawn(argv, self.mode, self.uid, self.limits, self._lease.nproc_base,
+                              self.runtime.address_space_mb)
         kwargs["pass_fds"] = (info_write,) if seccomp is None else (info_write, seccomp)
         return argv, kwargs
 
-    def _unsandboxed_command(self, runtime: Runtime) -> tuple[list[str], dict]:
+    def _unsandboxed_command(self) -> tuple[list[str], dict]:
         """Development only: the bot runs as we do, in its code directory, with a private TMPDIR
         and an environment marker by which close() finds its processes."""
         self._tmp = self._tmp or tempfile.mkdtemp(prefix="arena-bot-")
-        entry = str(self.code) if self.code.is_file() else ENTRY
-        argv, kwargs = _with_rlimits(runtime.argv(entry), _rlimits(self.limits, None))
+        launch = self._launch_spec(sandboxed=False)
+        argv, kwargs = _with_rlimits(launch.argv, _rlimits(self.limits, None, self.runtime.address_space_mb))
         kwargs.update(cwd=self.code.parent if self.code.is_file() else self.code,
-                      env=_bot_env(self._tmp, self.marker, library=str(library_source().parent)),
+                      env=_bot_env(self._tmp, self.marker, env=launch.env),
                       start_new_session=True,
                       stdin=subprocess.PIPE)
         return argv, kwargs

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, replace
 
-ENTRY = "main.py"  # an upload is a directory with main.py at its root (or a single .py file)
+ENTRY = "main.py"  # of a bot without arena.json (a single .py file, or main.py at a zip's root)
 SENT_CHARS, STDERR_CHARS, STDERR_KEEP = 500, 1000, 16_384
 
 

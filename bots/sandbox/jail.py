@@ -14,6 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import runtimes
 from .config import ENTRY, Limits
 from .errors import SandboxUnavailable
 from .processes import _UidLease
@@ -105,7 +106,7 @@ INSTALL_HINT = "install it with `apt-get install bubblewrap` (Debian/Ubuntu)"
 # -- where the bot's Python lives ------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Runtime:
+class PythonInstall:
     """The real interpreter (a venv's python is a symlink) and its installation prefix: bound
     read-only at the same paths, because the interpreter finds libpython by absolute RUNPATH."""
 
@@ -113,17 +114,91 @@ class Runtime:
     prefix: str
 
     @classmethod
-    def current(cls) -> "Runtime":
+    def current(cls) -> "PythonInstall":
         interpreter = os.path.realpath(BOT_PYTHON)
         prefix = Path(interpreter).parent.parent
         if not (prefix / "lib").is_dir():
             prefix = Path(os.path.realpath(sys.base_prefix))
         return cls(interpreter, str(prefix))
 
-    def argv(self, entry: str) -> list[str]:
-        """-S: no site-packages (the standard library, and the rules through PYTHONPATH); -B: no
-        bytecode writes; -u: unbuffered stdout, so a bot that forgets to flush still answers."""
-        return [self.interpreter, "-B", "-S", "-u", entry]
+
+# -- a runtime's row, resolved on this host ------------------------------------------------------
+
+# What a runtime's ``mounts`` name: (the host directory, where the sandbox shows it). The Python
+# installation is bound at its own path (see PythonInstall); the others at fixed paths, so a
+# bot's PYTHONPATH is the same on every host.
+MOUNTS = {
+    "library": (lambda: str(library_for_bots()), f"{LIBRARY}/games"),
+    "python-numeric": (lambda: runtimes.PYTHON_NUMERIC_DIR, "/opt/arena/python-numeric"),
+}
+_ENV_PATHS = {"library": (lambda: str(library_source().parent), LIBRARY),
+              "python-numeric": (lambda: runtimes.PYTHON_NUMERIC_DIR, "/opt/arena/python-numeric")}
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A runtime's row resolved for one bot: its argv, its environment, its read-only binds
+    (host path, sandbox path) and the Python installation it binds (None: no Python)."""
+
+    runtime: runtimes.Runtime
+    argv: list[str]
+    env: dict[str, str]
+    binds: list[tuple[str, str]]
+    python: PythonInstall | None
+
+    @property
+    def version(self) -> str:
+        """The runtime's version string (its version command run once, on the host)."""
+        command = self.runtime.version
+        if isinstance(command, str):
+            return command
+        values = _placeholders(self.runtime, "", sandboxed=False, memory_mb=0)
+        env = {name: value.format(**values) for name, value in self.runtime.env.items()}
+        return runtimes.runtime_version(self.runtime, [arg.format(**values) for arg in command], env)
+
+
+def _placeholders(runtime: runtimes.Runtime, entry: str, *, sandboxed: bool, memory_mb: int) -> dict:
+    python = PythonInstall.current().interpreter if "python" in runtime.mounts else ""
+    paths = {name: (inside if sandboxed else host()) for name, (host, inside) in _ENV_PATHS.items()}
+    return {"python": python, "entry": entry, "memory_mb": str(memory_mb), **paths}
+
+
+def launch_for(runtime: runtimes.Runtime, entry: str, *, sandboxed: bool,
+               memory_mb: int = 256) -> Launch:
+    """The argv, environment and binds of ``runtime`` starting ``entry``: mounts at their sandbox
+    paths when ``sandboxed``, at their host paths for the development runner."""
+    values = _placeholders(runtime, entry, sandboxed=sandboxed, memory_mb=memory_mb)
+    return Launch(runtime=runtime, argv=[arg.format(**values) for arg in runtime.command],
+                  env={name: value.format(**values) for name, value in runtime.env.items()},
+                  binds=[(host(), inside) for name, (host, inside) in MOUNTS.items()
+                         if name in runtime.mounts],
+                  python=PythonInstall.current() if "python" in runtime.mounts else None)
+
+
+def runtime_check(runtime: runtimes.Runtime, mode: str | None = None) -> None:
+    """Raise SandboxUnavailable unless this host can run ``runtime`` (its machine, its program
+    and its mounts' directories; in ``userns`` mode, where bwrap runs as the bot's uid, those
+    directories must be reachable by every uid), with what to install or fix. A misconfigured
+    host is never a crash blamed on the bot."""
+    problem = None
+    if runtime.machines is not None and platform.machine() not in runtime.machines:
+        problem = f"this host is {platform.machine()}, not {' or '.join(runtime.machines)}"
+    else:
+        program = runtime.command[0]
+        if not program.startswith(("{", "./")) and not os.access(program, os.X_OK):
+            problem = f"{program} is not installed"
+        for name in runtime.mounts:
+            if name not in MOUNTS:
+                continue
+            host = MOUNTS[name][0]()
+            if not os.path.isdir(host):
+                problem = f"{host} is missing"
+            elif mode == "userns" and not _searchable(Path(host)):
+                problem = (f"{host} is out of reach of the bot's uid (bwrap runs as that uid here): "
+                           f"make it and every directory above it world-searchable")
+    if problem:
+        hint = f" ({runtime.install_hint})" if runtime.install_hint else ""
+        raise SandboxUnavailable(f"the runtime {runtime.name!r} cannot run here: {problem}{hint}")
 
 
 # -- is the sandbox usable here -----------------------------------------------------------------
@@ -172,10 +247,10 @@ def _probe_modes() -> tuple[str | None, str]:
 
 def _probe(mode: str) -> str | None:
     """Start the bot's Python in the sandbox and have it print a word; None if that worked."""
-    runtime = Runtime.current()
+    launch = launch_for(runtimes.RUNTIMES["python"], ENTRY, sandboxed=True)
     with _UidLease(mode) as lease:
         seccomp = _seccomp_fd()
-        argv = _bwrap_argv(mode, runtime, None, lease.uid, Limits(), None, seccomp)
+        argv = _bwrap_argv(mode, launch, None, lease.uid, Limits(), None, seccomp)
         argv[argv.index(ENTRY)] = "-c"
         argv.append("print('ok')")
         argv, kwargs = _spawn(argv, mode, lease.uid, Limits(), lease.nproc_base)
@@ -195,9 +270,9 @@ def _probe(mode: str) -> str | None:
 
 # -- the command line ---------------------------------------------------------------------------
 
-def _bwrap_argv(mode: str, runtime: Runtime, code: Path | None, uid: int, limits: Limits,
+def _bwrap_argv(mode: str, launch: Launch, code: Path | None, uid: int, limits: Limits,
                 info_fd: int | None, seccomp_fd: int | None) -> list[str]:
-    """bwrap with its namespaces, mounts and environment, then the bot's command."""
+    """bwrap with its namespaces, mounts and environment, then the runtime's command."""
     argv = [BWRAP, "--die-with-parent", "--new-session"]
     if mode == "setpriv":
         # No user namespace: bwrap runs as root and setpriv drops to the bot's uid.
@@ -210,15 +285,15 @@ def _bwrap_argv(mode: str, runtime: Runtime, code: Path | None, uid: int, limits
         argv += ["--info-fd", str(info_fd)]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
-    argv += _mounts(runtime, code, limits)
+    argv += _mounts(launch, code, limits)
     argv += ["--chdir", "/bot", "--clearenv"]
-    for name, value in _bot_env("/tmp").items():
+    for name, value in _bot_env("/tmp", env=launch.env).items():
         argv += ["--setenv", name, value]
     argv.append("--")
     if mode == "setpriv":
         argv += [SETPRIV, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                  "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--"]
-    return argv + runtime.argv(ENTRY)
+    return argv + launch.argv
 
 
 # A classic-BPF seccomp filter (bwrap --seccomp) that refuses new user namespaces: in one, a bot
@@ -236,6 +311,10 @@ _UNCOUNTED_MEMORY = {  # machine: shmget, memfd_create, mq_open, memfd_secret
     "x86_64": (29, 319, 240, 447),
     "aarch64": (194, 279, 180, 447),
 }
+# io_uring_setup, io_uring_enter, io_uring_register (the same numbers on both machines): a large
+# kernel surface no bot needs (Docker's default profile refuses it too), within reach of any bot
+# once native executables run; refused with EPERM, and libuv (Node.js) falls back to its threads.
+_IO_URING = (425, 426, 427)
 _CLONE_NEWUSER = 0x10000000
 
 
@@ -251,7 +330,7 @@ def _seccomp_program() -> bytes | None:
     prog = [(ld, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, enosys), (ld, 0, 0, 0),
             (jge, 0, 1, x32 if x32 else 0xFFFFFFFF), (ret, 0, 0, enosys),
             (jeq, 0, 1, clone3), (ret, 0, 0, enosys)]
-    for number in _UNCOUNTED_MEMORY[platform.machine()]:
+    for number in _UNCOUNTED_MEMORY[platform.machine()] + _IO_URING:
         prog += [(jeq, 0, 1, number), (ret, 0, 0, eperm)]
     prog += [(jeq, 1, 0, clone), (jeq, 0, 3, unshare),
              (ld, 0, 0, 16), (jset, 0, 1, _CLONE_NEWUSER), (ret, 0, 0, eperm),
@@ -270,21 +349,24 @@ def _seccomp_fd() -> int | None:
     return fd
 
 
-def _mounts(runtime: Runtime, code: Path | None, limits: Limits) -> list[str]:
-    """A read-only system (/usr and its merged-/usr links), the Python prefix, the code at /bot,
-    a private size-limited /tmp; /etc and everything else of the host stay out of sight. /dev
-    is read-only too: in a user namespace its tmpfs belongs to the bot, and has no size limit."""
+def _mounts(launch: Launch, code: Path | None, limits: Limits) -> list[str]:
+    """A read-only system (/usr and its merged-/usr links), the runtime's mounts (the Python
+    prefix, the games package, python-numeric's environment), the code at /bot, a private
+    size-limited /tmp; /etc and everything else of the host stay out of sight. /dev is read-only
+    too: in a user namespace its tmpfs belongs to the bot, and has no size limit."""
     args = ["--ro-bind", "/usr", "/usr", "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
-    for path in _runtime_binds(runtime):
-        args += _bind_with_parents(path)
-    for parent in list(Path(LIBRARY).parents)[::-1][1:] + [Path(LIBRARY)]:
-        args += ["--perms", "0755", "--dir", str(parent)]
-    args += ["--ro-bind", str(library_for_bots()), f"{LIBRARY}/games"]
+    if launch.python is not None:
+        for path in _runtime_binds(launch.python):
+            args += _bind_with_parents(path)
+    for host, inside in launch.binds:
+        for parent in list(Path(inside).parents)[::-1][1:]:
+            args += ["--perms", "0755", "--dir", str(parent)]
+        args += ["--ro-bind", host, inside]
     if code is None:
         args += ["--dir", "/bot"]
     elif code.is_file():
@@ -295,7 +377,7 @@ def _mounts(runtime: Runtime, code: Path | None, limits: Limits) -> list[str]:
                    "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", "--remount-ro", "/"]
 
 
-def _runtime_binds(runtime: Runtime) -> list[str]:
+def _runtime_binds(runtime: PythonInstall) -> list[str]:
     """The Python prefix unless /usr has it already; the interpreter too if it lives elsewhere
     (a venv made with --copies)."""
     binds = [] if _under(runtime.prefix, ("/usr",)) else [runtime.prefix]
@@ -318,20 +400,22 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
-def _bot_env(tmp: str, marker: str | None = None, library: str = LIBRARY) -> dict[str, str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": tmp, "TMPDIR": tmp, "LANG": "C.UTF-8",
-           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1", "PYTHONPATH": library}
+def _bot_env(tmp: str, marker: str | None = None, env: dict[str, str] | None = None) -> dict[str, str]:
+    """What every runtime gets, then the runtime's own variables (PYTHONPATH, ...)."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": tmp, "TMPDIR": tmp, "LANG": "C.UTF-8", **(env or {})}
     if marker:
         env["ARENA_BOT_MARKER"] = marker
     return env
 
 
-def _rlimits(limits: Limits, nproc: int | None) -> dict[str, tuple[int, int, int]]:
+def _rlimits(limits: Limits, nproc: int | None, reserved_mb: int = 0) -> dict[str, tuple[int, int, int]]:
     """{prlimit name: (resource, soft, hard)}, clipped to our own hard limits (which nobody
     unprivileged may raise). RLIMIT_CPU's hard limit is a second above the soft one: the kernel
-    sends SIGXCPU, then SIGKILL."""
+    sends SIGXCPU, then SIGKILL. ``reserved_mb``: the address space the runtime reserves and
+    never touches (Runtime.address_space_mb), on top of the memory limit."""
     mb = 1 << 20
-    wanted = {"as": (resource.RLIMIT_AS, limits.memory_mb * mb, limits.memory_mb * mb),
+    space = (limits.memory_mb + reserved_mb) * mb
+    wanted = {"as": (resource.RLIMIT_AS, space, space),
               "cpu": (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
               "fsize": (resource.RLIMIT_FSIZE, limits.file_size_mb * mb, limits.file_size_mb * mb),
               "core": (resource.RLIMIT_CORE, 0, 0), "nofile": (resource.RLIMIT_NOFILE, 256, 256)}
@@ -358,21 +442,21 @@ def _with_rlimits(argv: list[str], limits: dict[str, tuple[int, int, int]]) -> t
 
 
 def _spawn(argv: list[str], mode: str, uid: int, limits: Limits,
-           nproc_base: int) -> tuple[list[str], dict]:
+           nproc_base: int, reserved_mb: int = 0) -> tuple[list[str], dict]:
     """The command and Popen arguments for bwrap: its own session (one killpg reaches it), the
     rlimits, and in ``userns`` mode as root, bwrap itself started as the leased uid."""
-    argv, kwargs = _with_rlimits(argv, _rlimits(limits, nproc_base + limits.processes))
+    argv, kwargs = _with_rlimits(argv, _rlimits(limits, nproc_base + limits.processes, reserved_mb))
     kwargs.update(start_new_session=True, stdin=subprocess.PIPE, env={"PATH": "/usr/bin:/bin"})
     if mode == "userns" and os.geteuid() == 0:
         kwargs.update(user=uid, group=uid, extra_groups=[])
     return argv, kwargs
 
 
-def _check_reachable(code: Path, *, parents: bool) -> None:
+def _check_reachable(code: Path, *, parents: bool, entry_name: str = ENTRY) -> None:
     """The bot runs as a uid of its own, so its code must be readable by others (and, where bwrap
     itself runs as that uid, reachable through its parents). A host that stores code privately
     is misconfigured: that is SandboxUnavailable, never a crash blamed on the bot."""
-    entry = code if code.is_file() else code / ENTRY
+    entry = code if code.is_file() else code / entry_name
     wanted = [(entry, stat.S_IROTH)]
     if not code.is_file():
         wanted.append((code, stat.S_IROTH | stat.S_IXOTH))

@@ -1,5 +1,5 @@
-"""Issue 44.1-44.3: every example of docs/library.md runs as written, and the clock and the CPU
-limit agree.
+"""Issue 44.1-44.3 and 44.5: every example of docs/library.md and every starter bot of
+docs/protocol.md's runtimes runs as written, and the clock and the CPU limit agree.
 
 "Every example in the docs runs, uploaded, through a whole match of every game ... as a test
 under the sandbox": the two bots docs/library.md prints are uploaded as printed and play a whole
@@ -29,6 +29,7 @@ from games.engine.bots import RandomBot
 from games.engine.log import validate
 from games.engine.runner import playout
 
+from .runtimes import starter_folder, uploaded
 from .test_sandbox import bot_dirs, survivors  # noqa: F401  (bot_dirs is a fixture)
 
 pytestmark = pytest.mark.no_services
@@ -80,6 +81,51 @@ def test_each_bot_of_the_library_page_plays_a_whole_match_of_every_game_uploaded
     assert mine, "the uploaded bot never acted"
     faults = [r["payload"] for r in records if r["kind"] == "forfeit" or "fault" in r["payload"]]
     assert not faults, (faults[:1], bot.stderr_text[-2000:])
+
+
+STARTERS = ("python", "python-numeric", "node", "native")
+
+
+@pytest.fixture(scope="module")
+def starters(tmp_path_factory):
+    """The starter bots of examples/bots/<runtime>/, built as docs/protocol.md says (the native
+    one with its gcc command) and uploaded: zipped, checked and unpacked as the service does.
+    Made once per module, when a test first asks for a runtime."""
+    where = tmp_path_factory.mktemp("starters")
+    made: dict[str, Path] = {}
+
+    def get(name: str) -> Path:
+        if name not in made:
+            made[name] = uploaded(starter_folder(name, where), where)
+        return made[name]
+
+    return get
+
+
+@pytest.mark.parametrize("game", registry.names())
+@pytest.mark.parametrize("runtime", STARTERS)
+def test_each_runtime_s_starter_bot_plays_a_whole_match_of_every_game_uploaded(
+        sandbox_required, starters, runtime, game):
+    """44.5: "a starter bot in examples/bots/<runtime>/ that plays every game legally from the
+    documented messages alone": uploaded, in the sandbox, a whole match at the game's default
+    options against its random bot, every answer legal (an illegal one would be a forfeit), and
+    the hello told it its runtime (its first stderr line names it)."""
+    ruleset = registry.get(game)
+    players = ruleset.spec.min_players
+    bot = SandboxedBot(starters(runtime), time_control=CLOCK, decisions=decision_bound(ruleset, players, {}))
+    bots = {seat: bot if seat == 0 else RandomBot(ruleset, seat) for seat in range(players)}
+    try:
+        records = playout(ruleset, players, seed=bytes(range(32)), bots=bots, runner=RefereeRunner,
+                          policy=FaultPolicy())
+    finally:
+        left = survivors(bot)
+        bot.close()
+    assert not left, left
+    assert records[-1]["kind"] == "match_ended" and validate(records).ok
+    faults = [r["payload"] for r in records if r["kind"] == "forfeit" or "fault" in r["payload"]]
+    assert not faults, (faults[:1], bot.stderr_text[-2000:])
+    assert [r for r in records if r["kind"] == "action" and r["seat"] == 0], "the starter never acted"
+    assert bot.runtime.name == runtime and runtime in bot.stderr_text.splitlines()[0], bot.stderr_text[:500]
 
 
 def test_chance_sample_draws_every_kind_of_spec_in_the_shape_the_rules_take():

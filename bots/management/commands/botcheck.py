@@ -16,15 +16,16 @@ from games.engine.runner import playout
 from replays.management.commands._common import python_command
 
 from ...referee import FaultPolicy, RefereeRunner
-from ...sandbox import SandboxedBot, SandboxUnavailable, TimeControl, sandbox_check
-from ...uploads import UploadRefused, inspect_upload, materialize
+from ...sandbox import RUNTIMES, SandboxedBot, SandboxUnavailable, TimeControl, sandbox_check
+from ...uploads import UploadRefused, inspect_upload, materialize, read_bot
 
 STDERR_SHOWN = 4000  # characters of the bot's stderr tail printed (-v 2, or after a fault)
 
 
 class Command(BaseCommand):
-    help = ("Check a bot (a .py file or a .zip with main.py) by playing a local match in the sandbox. "
-            "-v 2 also prints the bot's stderr when it plays without a fault.")
+    help = ("Check a bot (a .py file, a .zip with main.py or an arena.json naming its runtime, or a "
+            "folder of such files) by playing a local match in the sandbox. -v 2 also prints the bot's "
+            "stderr when it plays without a fault.")
 
     def add_arguments(self, parser):
         parser.add_argument("path")
@@ -55,8 +56,8 @@ class Command(BaseCommand):
             if not 0 <= seat < players:
                 raise CommandError(f"--seat must be in 0..{players - 1} for {players} players, got {seat}")
             rules_options = json.loads(options)
-            content = Path(path).read_bytes()
-            info = inspect_upload(Path(path).name, content)
+            filename, content = read_bot(Path(path))
+            info = inspect_upload(filename, content)
             if not settings.ARENA_ALLOW_UNSANDBOXED_BOTS:
                 sandbox_check()
         except json.JSONDecodeError as exc:
@@ -64,12 +65,13 @@ class Command(BaseCommand):
         except (registry.UnknownRuleset, UploadRefused, SandboxUnavailable, OSError) as exc:
             raise CommandError(str(exc)) from None
         others = [s for s in range(players) if s != seat]
+        self.stdout.write(f"runtime: {info.runtime} (entry point {info.entry}): {RUNTIMES[info.runtime].summary}")
         self.stdout.write(f"your bot in seat {seat}; opponent: {opponent} (built-in bot of {ruleset.spec.name}) "
                           f"in seat{'s' if len(others) > 1 else ''} {', '.join(map(str, others))}")
         time_control = TimeControl(move_ms=move_ms, bank_ms=bank_ms)
         if store:
-            records, stderr, match = self._stored(path, content, ruleset, seat, opponent, players, rules_options,
-                                                  time_control, owner, name)
+            records, stderr, match = self._stored(path, filename, content, ruleset, seat, opponent, players,
+                                                  rules_options, time_control, owner, name)
         else:
             records, stderr = self._local(content, info, ruleset, seat, opponent, players, rules_options,
                                           time_control)
@@ -99,8 +101,8 @@ class Command(BaseCommand):
                 bot.close()
         return records, bot.stderr_text
 
-    def _stored(self, path, content, ruleset, seat, opponent, players, rules_options, time_control, owner,
-                name):
+    def _stored(self, path, filename, content, ruleset, seat, opponent, players, rules_options, time_control,
+                owner, name):
         """Upload the bot (its same bytes find their version) and play a stored match through the
         match driver, as the service plays any match."""
         from django.contrib.auth import get_user_model
@@ -116,7 +118,7 @@ class Command(BaseCommand):
             user, _ = get_user_model().objects.get_or_create(username=owner)
             bot = Bot.objects.filter(owner=user, game=game, name=name).first() or \
                 bot_create(owner=user, name=name, game=game)
-            version = bot_version_upload(bot=bot, filename=Path(path).name, content=content)
+            version = bot_version_upload(bot=bot, filename=filename, content=content)
             builtin = builtin_bot_versions(game=game)[opponent]
             match = match_start(ruleset=game, versions=[version if s == seat else builtin for s in range(players)],
                                 options=rules_options, time_control=time_control.to_json(), queue=False)

@@ -6,12 +6,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ...models import Bot
 from ...services import bot_create, bot_version_upload
-from ...uploads import UploadRefused
+from ...uploads import UploadRefused, read_bot
 
 
 class Command(BaseCommand):
-    help = ("Upload a bot (a .py file or a .zip with main.py) as a new immutable version; the "
-            "bot and a local owner account are created when missing.")
+    help = ("Upload a bot (a .py file, a .zip with main.py or an arena.json naming its runtime, or a "
+            "folder of such files, zipped here) as a new immutable version; the bot and a local owner "
+            "account are created when missing.")
 
     def add_arguments(self, parser):
         parser.add_argument("path")
@@ -21,14 +22,14 @@ class Command(BaseCommand):
 
     def handle(self, *args, path, game, owner, name, **kw):
         try:
-            content = Path(path).read_bytes()
+            filename, content = read_bot(Path(path))
         except OSError as exc:
             raise CommandError(f"cannot read {path}: {exc}") from None
         user, _ = get_user_model().objects.get_or_create(username=owner)
         try:
             bot = Bot.objects.filter(owner=user, game=game, name=name).first() or \
                 bot_create(owner=user, name=name, game=game)
-            version = bot_version_upload(bot=bot, filename=Path(path).name, content=content)
+            version = bot_version_upload(bot=bot, filename=filename, content=content)
         except UploadRefused as exc:
             raise CommandError(f"upload refused: {exc.reason}") from None
         except ValueError as exc:
@@ -36,7 +37,7 @@ class Command(BaseCommand):
         if version.created:
             self.stdout.write(self.style.SUCCESS(
                 f"{owner}/{name} version {version.number} stored (sha256 {version.sha256[:16]}..., "
-                f"{version.size} bytes)"))
+                f"{version.size} bytes, runtime {version.runtime})"))
         else:
             self.stdout.write(self.style.WARNING(
                 f"{owner}/{name} version {version.number} already holds these bytes (sha256 "

@@ -65,7 +65,7 @@ class BotVersionOutput(serializers.ModelSerializer):
 
     class Meta:
         model = BotVersion
-        fields = ["number", "format", "sha256", "size", "filename", "file_count",
+        fields = ["number", "format", "runtime", "sha256", "size", "filename", "file_count",
                   "unpacked_size", "created_at", "check"]
 
     @extend_schema_field(VersionCheckOutput(allow_null=True))

@@ -232,6 +232,7 @@ def test_each_runtime_plays_a_tournament_against_the_built_in_bots(
     response = api_upload(client, bot, filename, content)
     assert response.status_code == 201, response.json()
     assert BotVersion.objects.get(bot=bot).runtime == runtime
+    assert response.json()["runtime"] == runtime  # the API's version says it too
     call_command("tournament", "--game", "trap-the-wizard", "--format", "round-robin",
                  "--bots", f"alice/starter-{runtime},random,greedy", "--options", '{"rounds": 1}',
                  "--time-control", '{"move_ms": 1000, "bank_ms": 10000}')

@@ -387,6 +387,11 @@ def bot_detail(request, bot_id):
     bot = bot_profile(bot_id=bot_id)
     if bot is None:
         raise Http404("no such bot")
+    return render(request, "site/bot.html", bot_page_context(request, bot))
+
+
+def bot_page_context(request, bot: Bot, **extra) -> dict:
+    """What the bot page shows (bot_detail, and the upload form's answer: api.site_bots)."""
     versions = _paged(request, BotVersion.objects.filter(bot=bot).defer("archive")
                       .select_related("version_check").order_by("-number"),
                       param="versions")
@@ -396,12 +401,12 @@ def bot_detail(request, bot_id):
     entry = LadderEntry.objects.select_related("version", "ladder").filter(bot=bot).first()
     ladder_row = next((row for row in ladder_leaderboard(ladder=entry.ladder) if row["entry"].pk == entry.pk),
                       None) if entry and entry.active else None
-    return render(request, "site/bot.html", {
+    return {
         "entry": entry, "ladder_row": ladder_row, "is_owner": request.user.is_authenticated and bot.owner_id == request.user.pk,
         "bot": bot, "title": _title(bot.game), "versions": versions,
         "rating": next((r for r in bot.ratings.all() if r.game == bot.game), None),
         "history": history, "chart": rating_chart(history), "page": page,
-        "rows": match_rows(page.object_list)})
+        "rows": match_rows(page.object_list), **extra}
 
 
 @site_page

@@ -1,8 +1,8 @@
-"""The site for people (api.site, api.site_ladder): home, games, ladders, tournaments, matches,
+"""The site for people (api.site, api.site_bots, api.site_ladder): home, games, ladders, tournaments, matches,
 bots, my page, login and logout. The viewer and the tournament page (api.pages_urls) share its frame."""
 from django.urls import path
 
-from . import site, site_ladder
+from . import site, site_bots, site_ladder
 
 urlpatterns = [
     path("", site.home, name="site-home"),
@@ -11,6 +11,7 @@ urlpatterns = [
     path("matches/", site.match_list, name="site-matches"),
     path("tournaments/", site.tournament_list, name="site-tournaments"),
     path("bots/<int:bot_id>/", site.bot_detail, name="site-bot"),
+    path("bots/<int:bot_id>/versions/", site_bots.bot_version_upload_page, name="site-bot-upload"),
     path("bots/<int:bot_id>/ladder/", site_ladder.ladder_entry_toggle, name="site-bot-ladder"),
     path("ladders/", site_ladder.ladder_list, name="site-ladders"),
     path("ladders/<str:name>/", site_ladder.ladder_detail, name="site-ladder"),

@@ -53,7 +53,7 @@ class BotVersion(models.Model):
 
     class Format(models.TextChoices):
         FILE = "file", "single Python file"
-        ZIP = "zip", "zip archive with main.py"
+        ZIP = "zip", "zip archive (main.py, or the entry its arena.json names)"
         BUILTIN = "builtin", "built-in (runs in process)"
 
     bot = models.ForeignKey(Bot, on_delete=models.PROTECT, related_name="versions")

@@ -1,15 +1,18 @@
 """FIDE Tournament Report File (TRF-16) for Swiss events: read and write (pure Python, no Django).
 
-The subset the FIDE-endorsed pairing engines exchange (bbpPairings, JaVaFo): the `012` name line,
-player lines `001` with the pairing number, name, rating, points, rank and one column of 10
-characters a round (opponent, colour, result), `XXR` (rounds planned) and `XXC white1|black1`
-(the colour of the first board in round 1). Results: 1 0 = (played), W D L (played, unrated),
-+ - (forfeits: not played), U (the pairing-allocated bye), F H Z (full, half, zero-point byes),
-blank (not played yet: no points). A `0000` opponent means no opponent; an empty column reads
-as a zero-point bye (Z). Other lines are ignored.
+What the FIDE-endorsed pairing engines exchange, read as the reference engine (bbpPairings v6)
+reads it: the `012` name line, player lines `001` with the pairing number, name, rating, points,
+rank and one column of 10 characters a round (opponent, colour, result), `XXR`/`142` (rounds
+planned), `XXC white1|black1`/`152 W|B` (the colour of the first board in round 1), `192` (the
+Dutch system) and `162`/`BB?` (only this service's point system). Results: 1 0 = (played), W D L
+(played, unrated), + - (forfeits: paired, not played), U (the pairing-allocated bye), F H Z -
+and blank with opponent 0000 (absences: a point, half, none). Every other code the engine reads
+(accelerations, forbidden pairs, 240 byes, team events, `XXC rank`) is refused with the line and
+the reason; codes the engine ignores are ignored.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .base import Entry, Outcome, Pairing, Round, pod_points, seed_ranks
@@ -37,6 +40,12 @@ class TrfGame:
     def played(self) -> bool:
         return self.result in PLAYED and self.opponent is not None
 
+    @property
+    def participated(self) -> bool:
+        """Paired in that round (bbpPairings' reading of TRF-16): a game, a forfeit, or the
+        pairing-allocated bye; an absence (0000 with - Z H F or blank) was not paired."""
+        return self.opponent is not None or self.result in ("U", "+")
+
 
 @dataclass
 class TrfPlayer:
@@ -44,6 +53,7 @@ class TrfPlayer:
     name: str = ""
     rating: int = 0
     games: list[TrfGame] = field(default_factory=list)
+    points: int | None = field(default=None, compare=False)    # the points column, in half-points
 
     @property
     def half_points(self) -> int:
@@ -61,14 +71,11 @@ class TrfTournament:
 
     @property
     def rounds_played(self) -> int:
-        """Rounds with results. A last column that only some players have, holding nothing but
-        byes other than U (H, Z, F), is the round to be paired: those players sit it out."""
-        longest = max((len(p.games) for p in self.players), default=0)
-        last = [p.games[-1] for p in self.players if longest and len(p.games) == longest]
-        if last and len(last) < len(self.players) and all(
-                g.opponent is None and g.result in ("H", "Z", "F") for g in last):
-            return longest - 1
-        return longest
+        """Rounds paired so far: up to the last round in which anybody was paired (a game, a
+        forfeit, the U bye). A column after it holds absences announced for the round to be
+        paired (0000 with - Z H F): those players sit it out (see `absent`)."""
+        return max((index + 1 for p in self.players for index, game in enumerate(p.games) if game.participated),
+                   default=0)
 
     @property
     def absent(self) -> frozenset[int]:
@@ -89,7 +96,7 @@ class TrfTournament:
                     rows.append(RoundRecord(game.half_points, game.opponent, colour))
                 else:
                     rows.append(RoundRecord(game.half_points, pairing_bye=game.result == "U",
-                                            forfeit=game.opponent is not None))
+                                            forfeit=game.participated and game.result != "U"))
             records[player.number] = rows
         return records
 
@@ -145,8 +152,28 @@ def from_swiss(entries, rounds, outcomes, planned_rounds: int | None = None, nam
     return TrfTournament(sorted(players.values(), key=lambda p: p.number), planned_rounds, WHITE, name)
 
 
+# Codes the reference engine (bbpPairings) reads and this service does not implement: refused
+# with the reason rather than paired as if they were absent.
+REFUSED = {
+    "013": "team tournaments are not supported",
+    "310": "team tournaments are not supported",
+    "240": "byes announced in a 240 line are not supported; write them in the player's column "
+           "(0000 - H, 0000 - Z or 0000 - F for the round to be paired)",
+    "250": "accelerations (250 lines) are not supported",
+    "XXA": "accelerations (XXA lines) are not supported",
+    "260": "forbidden pairs (260 lines) are not supported",
+    "XXP": "forbidden pairs (XXP lines) are not supported",
+    "299": "abnormal assignment points (299 lines) are not supported",
+}
+# The point system of this service: win 1, draw 0.5, loss 0, forfeit loss and zero-point bye 0,
+# the pairing-allocated bye 1 (a 162 line, or BBW BBD BBL BBZ BBF BBU lines, may only repeat it).
+POINT_SYSTEM = {"W": 1.0, "D": 0.5, "L": 0.0, "Z": 0.0, "F": 0.0, "U": 1.0, "P": 1.0}
+DUTCH_TYPES = {"FIDE_DUTCH_2025", "FIDE_DUTCH"}
+
+
 def parse(text: str) -> TrfTournament:
-    """Read a TRF-16 file (the subset above); raise ValueError naming the line when it is bad."""
+    """Read a TRF-16 file: every line code the reference engine (bbpPairings v6) reads is either
+    read here or refused with the line and the reason (ValueError), never passed over."""
     players, planned, initial, name = [], None, WHITE, ""
     for line_number, line in enumerate(text.splitlines(), start=1):
         code = line[:3]
@@ -155,18 +182,85 @@ def parse(text: str) -> TrfTournament:
                 players.append(_player(line))
             elif code == "012":
                 name = line[4:].strip()
-            elif code == "XXR":
+            elif code in ("XXR", "142"):
                 planned = int(line[3:].split()[0])
+                if planned < 1:
+                    raise ValueError("the number of rounds must be at least 1")
             elif code == "XXC":
                 words = line[3:].split()
+                if "rank" in words:
+                    raise ValueError("pairing by rank order (XXC rank) is not supported: pairing numbers "
+                                     "must be the initial order")
                 if "black1" in words:
                     initial = BLACK
+                elif "white1" in words:
+                    initial = WHITE
+            elif code == "152":
+                initial = _initial_colour(line)
+            elif code in REFUSED:
+                raise ValueError(REFUSED[code])
+            elif code == "192":
+                kind = line[4:].strip()
+                if kind not in DUTCH_TYPES:
+                    raise ValueError(f"tournament type {kind!r} is not paired here (only {', '.join(sorted(DUTCH_TYPES))})")
+            elif code == "162":
+                _check_point_system(re.findall(r"([A-Z])\s*(\d+(?:\.\d*)?)", line[4:]))
+            elif code in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"):
+                _check_point_system([(code[2], line[3:].strip())])
         except (ValueError, IndexError) as exc:
-            raise ValueError(f"TRF line {line_number}: {exc}") from None
+            raise ValueError(f"TRF line {line_number}: {exc}; the line: {line.rstrip()[:100]!r}") from None
     numbers = [p.number for p in players]
     if len(set(numbers)) != len(numbers):
         raise ValueError("TRF: a pairing number appears twice")
-    return TrfTournament(sorted(players, key=lambda p: p.number), planned, initial, name)
+    event = TrfTournament(sorted(players, key=lambda p: p.number), planned, initial, name)
+    _check_consistency(event)
+    return event
+
+
+def _initial_colour(line: str) -> int:
+    """A 152 line: W or B, the colour of the first board in round 1."""
+    if line.rstrip() not in (line[:3] + " W", line[:3] + " B"):
+        raise ValueError("expected W or B")
+    return WHITE if line[4] == "W" else BLACK
+
+
+def _check_point_system(points: list[tuple[str, str]]) -> None:
+    """Only the service's own point system (see POINT_SYSTEM) is accepted."""
+    if not points:
+        raise ValueError("no points given")
+    for code, value in points:
+        value = float(value)
+        if code not in POINT_SYSTEM:
+            raise ValueError(f"unknown point code {code!r}")
+        if value != POINT_SYSTEM[code]:
+            raise ValueError(f"only win 1, draw 0.5, loss 0 is supported ({code} is {value} here)")
+
+
+def _check_consistency(event: TrfTournament) -> None:
+    """What the reference engine checks across lines: each game is listed by both players with
+    opposite colours, nobody has an entry beyond the round to be paired, and the points column
+    (when given) adds up."""
+    by_number = {p.number: p for p in event.players}
+    played = event.rounds_played
+    for player in event.players:
+        if len(player.games) > played + 1:
+            raise ValueError(f"TRF: player {player.number} has results for round {len(player.games)}, "
+                             f"after round {played + 1}, the round to be paired")
+        for index, game in enumerate(player.games):
+            if game.opponent is None:
+                continue
+            other = by_number.get(game.opponent)
+            theirs = other.games[index] if other and index < len(other.games) else None
+            if theirs is None or theirs.opponent != player.number or (
+                    game.played and (not theirs.played or theirs.colour == game.colour)):
+                raise ValueError(f"TRF: round {index + 1} of player {player.number} contradicts the entry "
+                                 f"of player {game.opponent}")
+        if player.points is not None:
+            counted = sum(g.half_points for g in player.games[:played])
+            ahead = sum(g.half_points for g in player.games[played:])
+            if player.points not in (counted, counted + ahead):
+                raise ValueError(f"TRF: the points of player {player.number} ({player.points / 2:.1f}) do not "
+                                 f"match the results ({counted / 2:.1f})")
 
 
 def _column(line: str, span: tuple[int, int]) -> str:
@@ -174,11 +268,19 @@ def _column(line: str, span: tuple[int, int]) -> str:
 
 
 def _player(line: str) -> TrfPlayer:
-    """One `001` line."""
+    """One `001` line; each round's cell as the reference engine accepts it (results 1 0 = W D L
+    with a colour and an opponent, + - with an opponent or none, U F H Z and blank without one,
+    = without one as a half point)."""
     player = TrfPlayer(int(_column(line, NUMBER)), _column(line, NAME),
                        int(_column(line, RATING) or 0))
+    points = _column(line, POINTS)
+    player.points = round(2 * float(points)) if points else None
+    if line.rstrip()[FIRST_ROUND - 3:FIRST_ROUND - 1].strip():
+        raise ValueError("the round columns start at column 92")
     for start in range(FIRST_ROUND - 1, len(line.rstrip()), ROUND_WIDTH):
         cell = line[start:start + 8].ljust(8)
+        if line[start + 8:start + 10].strip():
+            raise ValueError(f"round cells are 10 columns apart ({line[start:start + 10]!r})")
         if not cell.strip():
             player.games.append(TrfGame(None, "-", "Z"))
             continue
@@ -186,6 +288,14 @@ def _player(line: str) -> TrfPlayer:
         if result not in PLAYED and result not in UNPLAYED or colour not in "wb-":
             raise ValueError(f"unknown result or colour in {cell!r}")
         number = int(opponent) if opponent else 0
+        if number == player.number:
+            raise ValueError(f"player {number} is its own opponent in {cell!r}")
+        if result in "UFHZ " and number:
+            raise ValueError(f"a bye ({result}) has no opponent: {cell!r}")
+        if result in PLAYED and (colour == "-" or not number) and not (result == "=" and not number):
+            raise ValueError(f"a played game ({result}) needs an opponent and a colour: {cell!r}")
+        if not number and colour != "-":
+            raise ValueError(f"no opponent, so no colour: {cell!r}")
         player.games.append(TrfGame(number or None, colour, result))
     return player
 

@@ -13,8 +13,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from tournaments.formats import Swiss
 from tournaments.formats.swiss import swiss_pairing
-from tournaments.formats.trf import TrfGame, parse
+from tournaments.formats.trf import TrfGame, export, from_swiss, parse
 
 ABSENCES = Path(__file__).parent / "data" / "swiss-absences"
 CASES = sorted(path.stem for path in ABSENCES.glob("*.trf"))
@@ -122,3 +123,126 @@ def test_the_trf_pair_command_refuses_with_the_line_and_the_reason(tmp_path):
     path.write_text("\n".join(GOOD + ["XXA    1  1.0"]) + "\n")
     with pytest.raises(CommandError, match="TRF line 4: accelerations"):
         call_command("trf", "pair", str(path), stdout=io.StringIO())
+
+
+# ---------------------------------------------------------------- withdrawals in the format (issue 40.1, 40.2)
+
+WITHDRAWALS = Path(__file__).parent / "data" / "swiss-withdrawals"
+WITHDRAWAL_CASES = sorted(path.stem for path in WITHDRAWALS.glob("*.trf"))
+
+
+def test_the_withdrawal_cases_hold_forfeits_and_absences():
+    texts = [(WITHDRAWALS / f"{name}.trf").read_text() for name in WITHDRAWAL_CASES]
+    assert len(WITHDRAWAL_CASES) >= 40
+    assert sum(" w +" in t or " b +" in t for t in texts) >= 10
+    assert sum("0000 - -" in t for t in texts) >= 20
+
+
+@pytest.mark.parametrize("name", WITHDRAWAL_CASES)
+def test_c04_1_withdrawn_entries_are_not_paired_and_forfeits_are_no_games(name):
+    """FIDE C.04.1: a withdrawn player is not paired; a forfeited game is not a game played (no
+    colour, no meeting). The format's next round (entries absent from it withdrawn) is the round
+    the FIDE-endorsed engine pairs from the same history."""
+    entries, rounds, outcomes, planned = parse((WITHDRAWALS / f"{name}.trf").read_text()).to_swiss()
+    found = Swiss(rounds=planned).next_round(entries, rounds, outcomes)
+    ours = [p.seats if not p.bye else (p.seats[0], 0) for p in found.pairings]
+    assert set(ours) == set(reference(WITHDRAWALS, name))
+    assert not {n for pair in ours for n in pair} & {e.id for e in entries if e.withdrawn}
+
+
+@pytest.mark.parametrize("name", WITHDRAWAL_CASES)
+def test_trf_16_export_writes_forfeits_and_absences_as_the_engine_read_them(name):
+    """The export of a history with forfeits and withdrawals is the very file the engine paired."""
+    text = (WITHDRAWALS / f"{name}.trf").read_text()
+    event = parse(text)
+    entries, rounds, outcomes, planned = event.to_swiss()
+    again = export(from_swiss(entries, rounds, outcomes, planned, {p.number: p.name for p in event.players},
+                              absent_next=frozenset(e.id for e in entries if e.withdrawn)))
+    assert again.splitlines()[1:] == text.splitlines()[1:]
+
+
+def test_issue_40_seven_players_one_withdrawn_after_round_1_no_bye():
+    text = (WITHDRAWALS / "n7_R4_s2_r2.trf").read_text()
+    assert "  0000 - -" in text.splitlines()[2]
+    entries, rounds, outcomes, planned = parse(text).to_swiss()
+    found = Swiss(rounds=planned).next_round(entries, rounds, outcomes)
+    assert not any(p.bye for p in found.pairings) and len(found.pairings) == 3
+    assert [p.seats for p in found.pairings] == reference(WITHDRAWALS, "n7_R4_s2_r2")
+
+
+# ---------------------------------------------------------------- the service (issue 40.1, 40.2)
+
+def _swiss_of_seven(db):
+    from bots.services import builtin_bot_versions
+    from tournaments.services import tournament_create, tournament_start
+
+    versions = builtin_bot_versions(game="sorcado", thinking=False)
+    names = sorted(versions)
+    tournament = tournament_create(name="Withdrawals", game="sorcado", format="swiss", format_settings={"rounds": 3},
+                                   entries=[versions[names[i % len(names)]] for i in range(7)])
+    tournament_start(tournament=tournament, queue=False)
+    return tournament
+
+
+def _play_round(tournament):
+    from bots.driver import match_drive
+    from replays.models import Match
+
+    for match in Match.objects.filter(pairing_game__pairing__tournament=tournament, status=Match.Status.RUNNING):
+        match_drive(match_id=match.pk)
+
+
+def _trf_pair(text: str) -> list[tuple[int, int]]:
+    return paired_from_trf(text)
+
+
+def test_a_withdrawn_entry_is_left_out_of_the_next_swiss_round_and_the_trf_says_so(db):
+    from tournaments.models import Entry as EntryRow
+    from tournaments.models import Round
+    from tournaments.selectors import tournament_results, tournament_standings, tournament_trf
+    from tournaments.services import correction_record, tournament_advance
+
+    tournament = _swiss_of_seven(db)
+    _play_round(tournament)
+    leaving = EntryRow.objects.get(tournament=tournament, seed=2)
+    correction_record(tournament=tournament, kind="withdraw", entry=leaving, reason="the author withdrew the bot")
+    tournament_advance(tournament_id=tournament.pk, queue=False)
+    second = tournament_results(tournament=tournament).rounds[1]
+    seated = [e for p in second.pairings for e in p.seats]
+    assert leaving.pk not in seated, "a withdrawn entry is not paired"
+    assert len(second.pairings) == 3 and not any(p.bye for p in second.pairings), "six players: no bye"
+    text = tournament_trf(tournament=tournament, before_round=2)
+    assert parse(text).players[1].games[1:] == [TrfGame(None, "-", "-")]
+    number = {e.pk: e.seed for e in EntryRow.objects.filter(tournament=tournament)}
+    assert set(_trf_pair(text)) == {tuple(number[e] for e in p.seats) for p in second.pairings}
+    _play_round(tournament)
+    tournament_advance(tournament_id=tournament.pk, queue=False)
+    assert Round.objects.filter(tournament=tournament).count() == 3
+    after = parse(tournament_trf(tournament=tournament, before_round=3))
+    assert after.players[1].games[1] == TrfGame(None, "-", "-") and after.absent == {2}
+    row = next(s for s in tournament_standings(tournament=tournament) if s["entry"] == leaving.pk)
+    assert not row["disqualified"], "a withdrawal is no disqualification: its results stand"
+
+
+def test_a_disqualification_mid_round_is_a_forfeit_in_the_trf_and_no_later_pairing(db):
+    from tournaments.models import Entry as EntryRow
+    from tournaments.selectors import tournament_results, tournament_trf
+    from tournaments.services import correction_record, tournament_advance
+
+    tournament = _swiss_of_seven(db)
+    cheat = EntryRow.objects.get(tournament=tournament, seed=1)
+    correction_record(tournament=tournament, kind="disqualify", entry=cheat, reason="shared code")
+    _play_round(tournament)
+    tournament_advance(tournament_id=tournament.pk, queue=False)
+    results = tournament_results(tournament=tournament)
+    first = next(p for p in results.rounds[0].pairings if cheat.pk in p.seats)
+    assert results.outcomes[first.key].forfeit
+    assert cheat.pk not in {e for p in results.rounds[1].pairings for e in p.seats}
+    event = parse(tournament_trf(tournament=tournament, before_round=2))
+    opponent = [e for e in first.seats if e != cheat.pk][0]
+    seeds = {e.pk: e.seed for e in EntryRow.objects.filter(tournament=tournament)}
+    assert event.players[0].games[0].result == "-" and event.players[0].games[0].opponent == seeds[opponent]
+    assert event.players[seeds[opponent] - 1].games[0].result == "+"
+    assert event.absent == {1}
+    assert set(_trf_pair(tournament_trf(tournament=tournament, before_round=2))) == \
+        {tuple(seeds[e] for e in p.seats) if not p.bye else (seeds[p.seats[0]], 0) for p in results.rounds[1].pairings}

@@ -27,10 +27,12 @@ from .round_robin import two_player_points
 
 def swiss_records(entries, rounds, outcomes) -> dict[int, list[RoundRecord]]:
     """Each entry's rounds (by pairing number = seed order) as the Dutch rules read them: seat 0
-    is white, a series is one game, a bye is the pairing-allocated bye worth 1 point."""
+    is white, a series is one game, a bye is the pairing-allocated bye worth 1 point, a pairing
+    decided without play is a forfeit (points, no game), and a round an entry was not paired in
+    (it had withdrawn) an absence: no game, no points (TRF-16 `0000 - -`)."""
     number = seed_ranks(entries)
     records: dict[int, list[RoundRecord]] = {number[e.id]: [] for e in entries}
-    for round_ in rounds:
+    for index, round_ in enumerate(rounds):
         for pairing in round_.pairings:
             if pairing.bye:
                 records[number[pairing.seats[0]]].append(RoundRecord(2, pairing_bye=True))
@@ -39,8 +41,12 @@ def swiss_records(entries, rounds, outcomes) -> dict[int, list[RoundRecord]]:
             points = pod_points(outcome.placings) if outcome else {}
             white, black = pairing.seats
             for entry, opponent, colour in ((white, black, WHITE), (black, white, BLACK)):
-                records[number[entry]].append(RoundRecord(round(2 * points.get(entry, 0.0)),
-                                                          number[opponent], colour))
+                half_points = round(2 * points.get(entry, 0.0))
+                records[number[entry]].append(RoundRecord(half_points, forfeit=True) if outcome and outcome.forfeit
+                                              else RoundRecord(half_points, number[opponent], colour))
+        for rows in records.values():
+            if len(rows) == index:
+                rows.append(RoundRecord(0))
     return records
 
 
@@ -59,6 +65,8 @@ def swiss_pairing(records: dict[int, list[RoundRecord]], *, rounds_planned: int,
     """The Dutch pairing of the next round (without the `absent` players), or the fallback when
     none exists."""
     players = dutch_players(records, absent)
+    if not players:
+        return SwissPairing((), None)
     played = max((len(rows) for rows in records.values()), default=0)
     try:
         found: DutchPairing = dutch_pairing(players, rounds_played=played, rounds_planned=rounds_planned,
@@ -158,12 +166,16 @@ class Swiss(Format):
             raise ValueError(f"{len(entries)} entrants allow at most {most} Swiss rounds")
 
     def next_round(self, entries, rounds, outcomes):
-        """Pair the next round (boards in order, the bye last), or Finished after the last."""
+        """Pair the next round (boards in order, the bye last), or Finished after the last.
+        Withdrawn entries are not paired (their missed rounds are absences, see swiss_records)."""
         self.validate_entries(entries)
         if len(rounds) >= self.round_count(entries):
             return Finished(self.standings(entries, rounds, outcomes))
-        found = swiss_pairing(swiss_records(entries, rounds, outcomes), rounds_planned=self.round_count(entries))
-        by_number = {number: entry for entry, number in seed_ranks(entries).items()}
+        numbers = seed_ranks(entries)
+        withdrawn = frozenset(numbers[e.id] for e in entries if e.withdrawn)
+        found = swiss_pairing(swiss_records(entries, rounds, outcomes), rounds_planned=self.round_count(entries),
+                              absent=withdrawn)
+        by_number = {number: entry for entry, number in numbers.items()}
         number = len(rounds) + 1
         pairings = [Pairing(f"R{number}-{board}", number, (by_number[white], by_number[black]), self.best_of)
                     for board, (white, black) in enumerate(found.pairs, start=1)]

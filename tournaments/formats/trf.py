@@ -101,32 +101,38 @@ class TrfTournament:
         return records
 
     def to_swiss(self, best_of: int = 1) -> tuple[list[Entry], list[Round], dict[str, Outcome], int | None]:
-        """This event as the Swiss format's input: entries (id = seed = pairing number), rounds
-        (boards in the order the format gives them, the bye last), outcomes, rounds planned.
-        Raise ValueError for what the format cannot hold (forfeits, byes other than U)."""
-        entries = [Entry(p.number, p.number) for p in self.players]
+        """This event as the Swiss format's input: entries (id = seed = pairing number; those
+        absent from the round to be paired withdrawn), rounds (boards in the order the format
+        gives them, forfeits after the games, the bye last), outcomes, rounds planned. A round
+        without a game (0000 - -, Z, blank) is no pairing: an absence. Raise ValueError for what
+        the format cannot hold (the H and F byes, a forfeit without an opponent)."""
+        absent = self.absent
+        entries = [Entry(p.number, p.number, withdrawn=p.number in absent) for p in self.players]
         rounds, outcomes = [], {}
         for index in range(self.rounds_played):
             players = {p.number: p for p in dutch_players(self.records(index))}
             rank = {p.number: i for i, p in enumerate(sorted(players.values(), key=lambda p: (-p.score, p.number)))}
-            pairs, byes = [], []
+            pairs, forfeits, byes = [], [], []
             for player in self.players:
-                game = player.games[index] if index < len(player.games) else None
-                if game is None or game.result not in ("1", "0", "=", "U"):
-                    raise ValueError(f"round {index + 1}, player {player.number}: only 1, 0, = and U "
-                                     "results fit a Swiss event of this project")
+                game = player.games[index] if index < len(player.games) else TrfGame(None, "-", "Z")
+                if game.result in ("H", "F") or (game.result in ("+", "=") and game.opponent is None):
+                    raise ValueError(f"round {index + 1}, player {player.number}: a {game.result} without an "
+                                     "opponent does not fit a Swiss event of this project")
                 if game.result == "U":
                     byes.append(player.number)
-                elif game.colour == "w":
-                    pairs.append((player.number, game.opponent, game.result))
+                elif game.opponent is None:
+                    continue                                    # absent: not paired
+                elif game.colour == "w" or (game.colour == "-" and player.number < game.opponent):
+                    (pairs if game.played else forfeits).append((player.number, game.opponent, game.result))
             pairs.sort(key=lambda pair: board_key(players[pair[0]], players[pair[1]], rank))
             number = index + 1
             pairings = []
-            for board, (white, black, result) in enumerate(pairs, start=1):
+            for board, (white, black, result) in enumerate(pairs + forfeits, start=1):
                 key = f"R{number}-{board}"
                 pairings.append(Pairing(key, number, (white, black), best_of))
-                outcomes[key] = Outcome(key, {white: 1, black: 1} if result == "=" else
-                                        {white: 1, black: 2} if result == "1" else {white: 2, black: 1})
+                places = {white: 1, black: 1} if result in "=" else \
+                    {white: 1, black: 2} if result in ("1", "W", "+") else {white: 2, black: 1}
+                outcomes[key] = Outcome(key, places, forfeit=result in "+-")
             pairings += [Pairing(f"R{number}-{len(pairings) + k}", number, (bye,), bye=True)
                          for k, bye in enumerate(byes, start=1)]
             rounds.append(Round(number, tuple(pairings)))
@@ -134,21 +140,33 @@ class TrfTournament:
 
 
 def from_swiss(entries, rounds, outcomes, planned_rounds: int | None = None, names: dict[int, str] | None = None,
-               name: str = "") -> TrfTournament:
-    """A Swiss event of the format (every pairing decided) as TRF: pairing number = seed order,
-    seat 0 = white, a series is one game, a bye is U."""
+               name: str = "", absent_next: frozenset[int] = frozenset()) -> TrfTournament:
+    """A Swiss event of the format (every pairing decided) as TRF-16: pairing number = seed
+    order, seat 0 = white, a series is one game, a bye is U, a pairing decided without play a
+    forfeit (+ for the side given the points, - for the other), a round an entry was not paired
+    in an absence `0000 - -`. The entries in `absent_next` (withdrawn before the next round)
+    get `0000 - -` in the next round's column: the mark by which a FIDE engine leaves a player
+    out of the round it pairs."""
     number = seed_ranks(entries)
     players = {n: TrfPlayer(n, (names or {}).get(entry, f"Entry {entry}")) for entry, n in number.items()}
-    for round_ in rounds:
+    absence = TrfGame(None, "-", "-")
+    for index, round_ in enumerate(rounds):
         for pairing in round_.pairings:
             if pairing.bye:
                 players[number[pairing.seats[0]]].games.append(TrfGame(None, "-", "U"))
                 continue
-            points = pod_points(outcomes[pairing.key].placings)
+            outcome = outcomes[pairing.key]
+            points = pod_points(outcome.placings)
             white, black = pairing.seats
             for entry, opponent, colour in ((white, black, "w"), (black, white, "b")):
-                result = {1.0: "1", 0.5: "=", 0.0: "0"}[points[entry]]
+                result = ("+" if points[entry] > 0.5 else "-") if outcome.forfeit else \
+                    {1.0: "1", 0.5: "=", 0.0: "0"}[points[entry]]
                 players[number[entry]].games.append(TrfGame(number[opponent], colour, result))
+        for player in players.values():
+            if len(player.games) == index:
+                player.games.append(absence)
+    for entry in absent_next:
+        players[number[entry]].games.append(absence)
     return TrfTournament(sorted(players.values(), key=lambda p: p.number), planned_rounds, WHITE, name)
 
 

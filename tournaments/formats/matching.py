@@ -431,30 +431,30 @@ class WeightedMatching:
                         continue
                     if not allowedge[k]:
                         kslack = dv + dualvar[w] - twice[k]      # slack(k), inlined
-                        if kslack <= 0:
-                            allowedge[k] = True
-                    if allowedge[k]:
-                        if label[bw] == 0:
-                            self.assign_label(w, 2, p ^ 1)
-                        elif label[bw] == 1:
-                            base = self.scan_blossom(v, w)
-                            if base >= 0:
-                                self.add_blossom(base, k)
-                                bv = inblossom[v]
-                            else:
-                                self.augment_matching(k)
-                                return True
-                        elif label[w] == 0:
-                            label[w] = 2
-                            labelend[w] = p ^ 1
+                        if kslack > 0:                          # not tight: only the best edges move
+                            if label[bw] == 1:
+                                if bestedge[bv] == -1 or kslack < bestslack[bv]:
+                                    bestedge[bv] = k
+                                    bestslack[bv] = kslack
+                            elif label[w] == 0:
+                                if bestedge[w] == -1 or kslack < bestslack[w]:
+                                    bestedge[w] = k
+                                    bestslack[w] = kslack
+                            continue
+                        allowedge[k] = True
+                    if label[bw] == 0:
+                        self.assign_label(w, 2, p ^ 1)
                     elif label[bw] == 1:
-                        if bestedge[bv] == -1 or kslack < bestslack[bv]:
-                            bestedge[bv] = k
-                            bestslack[bv] = kslack
+                        base = self.scan_blossom(v, w)
+                        if base >= 0:
+                            self.add_blossom(base, k)
+                            bv = inblossom[v]
+                        else:
+                            self.augment_matching(k)
+                            return True
                     elif label[w] == 0:
-                        if bestedge[w] == -1 or kslack < bestslack[w]:
-                            bestedge[w] = k
-                            bestslack[w] = kslack
+                        label[w] = 2
+                        labelend[w] = p ^ 1
             if not self.adjust_duals():
                 return False
 
@@ -464,8 +464,11 @@ class WeightedMatching:
         n, label, inblossom, dualvar = self.n, self.label, self.inblossom, self.dualvar
         bestedge, bestslack, blossomparent = self.bestedge, self.bestslack, self.blossomparent
         kind, delta, edge, blossom = 1, min(dualvar[:n]), -1, -1
-        free = [v for v in range(n) if label[inblossom[v]] == 0 and bestedge[v] != -1]
-        outer = [b for b in range(2 * n) if blossomparent[b] == -1 and label[b] == 1 and bestedge[b] != -1]
+        tops = [label[b] for b in inblossom]        # each vertex's top-level blossom's label
+        free = [v for v, top in enumerate(tops) if top == 0 and bestedge[v] != -1]
+        blossoms = [b for b in range(n, 2 * n) if self.blossombase[b] >= 0 and blossomparent[b] == -1]
+        outer = [v for v in range(n) if blossomparent[v] == -1 and tops[v] == 1 and bestedge[v] != -1]
+        outer += [b for b in blossoms if label[b] == 1 and bestedge[b] != -1]
         for v in free:
             if bestslack[v] < delta:
                 kind, delta, edge = 2, bestslack[v], bestedge[v]
@@ -473,20 +476,15 @@ class WeightedMatching:
             d = bestslack[b] // 2
             if d < delta:
                 kind, delta, edge = 3, d, bestedge[b]
-        for b in range(n, 2 * n):
-            if self.blossombase[b] >= 0 and self.blossomparent[b] == -1 and label[b] == 2 and dualvar[b] < delta:
+        for b in blossoms:
+            if label[b] == 2 and dualvar[b] < delta:
                 kind, delta, blossom = 4, dualvar[b], b
-        for v in range(n):
-            if label[inblossom[v]] == 1:
-                dualvar[v] -= delta
-            elif label[inblossom[v]] == 2:
-                dualvar[v] += delta
-        for b in range(n, 2 * n):
-            if self.blossombase[b] >= 0 and self.blossomparent[b] == -1:
-                if label[b] == 1:
-                    dualvar[b] += delta
-                elif label[b] == 2:
-                    dualvar[b] -= delta
+        dualvar[:n] = [d - delta if top == 1 else d + delta if top == 2 else d for d, top in zip(dualvar, tops)]
+        for b in blossoms:
+            if label[b] == 1:
+                dualvar[b] += delta
+            elif label[b] == 2:
+                dualvar[b] -= delta
         for v in free:                  # an S end moved by delta, the free end not
             bestslack[v] -= delta
         for b in outer:                 # both ends S

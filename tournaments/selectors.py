@@ -194,9 +194,11 @@ def tournament_trf(*, tournament: Tournament, before_round: int | None = None) -
         decided = before_round - 1
     names = {e.pk: f"{e.bot_version.bot.name} v{e.bot_version.number}" for e in
              Entry.objects.filter(tournament=tournament).select_related("bot_version__bot")}
-    planned = format_for(tournament).round_count(results.entries) if results.entries else None
+    fmt = format_for(tournament)
+    planned = fmt.round_count(results.entries) if results.entries else None
     report = trf.from_swiss(results.entries, results.rounds[:decided], results.outcomes, planned, names,
-                            tournament.name, absent_next=_absent_from_round(results, decided, planned))
+                            tournament.name, absent_next=_absent_from_round(results, decided, planned),
+                            accelerations=fmt.accelerations(results.entries) if results.entries else None)
     return trf.export(report)
 
 

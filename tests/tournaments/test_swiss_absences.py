@@ -31,7 +31,8 @@ def paired_from_trf(text: str) -> list[tuple[int, int]]:
     """Our round for a TRF history, as `manage.py trf pair` pairs it."""
     event = parse(text)
     found = swiss_pairing(event.records(), rounds_planned=event.planned_rounds,
-                          initial_colour=event.initial_colour, absent=event.absent)
+                          initial_colour=event.initial_colour, absent=event.absent,
+                          accelerations=event.accelerations)
     return list(found.pairs) + ([(found.bye, 0)] if found.bye else [])
 
 
@@ -71,8 +72,7 @@ GOOD = [_line(""), "001    2      B" + " " * 66 + "0.0    2", "XXR 3"]
 
 
 @pytest.mark.parametrize("extra, reason", [
-    ("XXA    1  1.0", "accelerations"),
-    ("250  1.0  1.0    1    1    1    2", "accelerations"),
+    ("250  1.0  1.0    1    1    1    2", "accelerations in 250 lines"),
     ("260   1   3    1    2", "forbidden pairs"),
     ("XXP    1    2", "forbidden pairs"),
     ("240 H   1    1", "byes announced"),
@@ -119,9 +119,9 @@ def test_trf_accepts_the_engines_other_spellings_of_what_it_implements():
 
 
 def test_the_trf_pair_command_refuses_with_the_line_and_the_reason(tmp_path):
-    path = tmp_path / "accelerated.trf"
-    path.write_text("\n".join(GOOD + ["XXA    1  1.0"]) + "\n")
-    with pytest.raises(CommandError, match="TRF line 4: accelerations"):
+    path = tmp_path / "forbidden.trf"
+    path.write_text("\n".join(GOOD + ["XXP    1    2"]) + "\n")
+    with pytest.raises(CommandError, match="TRF line 4: forbidden pairs"):
         call_command("trf", "pair", str(path), stdout=io.StringIO())
 
 
@@ -246,3 +246,62 @@ def test_a_disqualification_mid_round_is_a_forfeit_in_the_trf_and_no_later_pairi
     assert event.absent == {1}
     assert set(_trf_pair(tournament_trf(tournament=tournament, before_round=2))) == \
         {tuple(seeds[e] for e in p.seats) if not p.bye else (seeds[p.seats[0]], 0) for p in results.rounds[1].pairings}
+
+
+# ---------------------------------------------------------------- the Baku acceleration (issue 40.4)
+
+BAKU = Path(__file__).parent / "data" / "swiss-baku"
+BAKU_CASES = sorted(path.stem for path in BAKU.glob("*.trf"))
+
+
+def test_c04_5_1_baku_gives_the_first_half_a_win_then_a_draw_of_virtual_points():
+    """C.04.5.1 as the reference engine applies it: group A is the first (n-1)//2 + 1 pairing
+    numbers; of the first (rounds+1)//2 rounds the first half add a win, the rest a draw."""
+    from tournaments.formats.dutch import baku_accelerations
+
+    assert baku_accelerations(10, 9) == {n: [2, 2, 2, 1, 1] for n in range(1, 6)}
+    assert baku_accelerations(9, 7) == {n: [2, 2, 1, 1] for n in range(1, 6)}
+    assert baku_accelerations(20, 5) == {n: [2, 2, 1] for n in range(1, 11)}
+
+
+@pytest.mark.parametrize("name", BAKU_CASES)
+def test_c04_5_1_an_accelerated_round_pairs_as_the_fide_engine(name):
+    """The format with acceleration "baku" and `trf pair` on its export (XXA lines) give the
+    round the FIDE-endorsed engine pairs."""
+    event = parse((BAKU / f"{name}.trf").read_text())
+    assert event.accelerations
+    assert set(paired_from_trf((BAKU / f"{name}.trf").read_text())) == set(reference(BAKU, name))
+    entries, rounds, outcomes, planned = event.to_swiss()
+    found = Swiss(rounds=planned, acceleration="baku").next_round(entries, rounds, outcomes)
+    assert {p.seats if not p.bye else (p.seats[0], 0) for p in found.pairings} == set(reference(BAKU, name))
+
+
+def test_the_accelerated_cases_pair_otherwise_without_the_virtual_points():
+    """The cases test the acceleration: without its virtual points most rounds pair otherwise."""
+    differ = 0
+    for name in BAKU_CASES:
+        event = parse((BAKU / f"{name}.trf").read_text())
+        found = swiss_pairing(event.records(), rounds_planned=event.planned_rounds)
+        differ += set(found.pairs) | ({(found.bye, 0)} if found.bye else set()) != set(reference(BAKU, name))
+    assert differ >= 30
+
+
+def test_trf_192_baku_reads_as_the_baku_acceleration_and_xxa_lines_win():
+    name = BAKU_CASES[0]
+    text = (BAKU / f"{name}.trf").read_text()
+    typed = "\n".join(line for line in text.splitlines() if not line.startswith("XXA")) + "\n192 FIDE_DUTCH_2025_BAKU\n"
+    assert parse(typed).accelerations == parse(text).accelerations
+    assert parse(text + "192 FIDE_DUTCH_2025_BAKU\n").accelerations == parse(text).accelerations
+    assert not parse(typed.replace("_BAKU", "")).accelerations
+    with pytest.raises(ValueError, match="TRF line .*virtual points must be whole or half points"):
+        parse(text + "XXA    1  0.3\n")
+    with pytest.raises(ValueError, match="more accelerated rounds than the"):
+        parse(text + "XXA    1" + "  1.0" * 12 + "\n")
+
+
+def test_the_swiss_format_refuses_an_unknown_acceleration():
+    from tournaments.formats import FORMATS
+
+    with pytest.raises(ValueError, match='acceleration must be "baku"'):
+        FORMATS["swiss"].from_settings({"acceleration": "fast"})
+    assert FORMATS["swiss"].from_settings({"acceleration": "baku"}).acceleration == "baku"

@@ -19,8 +19,8 @@ import math
 from dataclasses import dataclass
 
 from .base import Finished, Format, Pairing, Round, Standing, check_best_of, pod_points, ranked_standings, seed_ranks
-from .dutch import (BLACK, WHITE, DutchPairing, DutchPlayer, NoDutchPairing, RoundRecord, allocate_colours, board_key,
-                    dutch_pairing, dutch_players)
+from .dutch import (BLACK, WHITE, DutchPairing, DutchPlayer, NoDutchPairing, RoundRecord, allocate_colours, baku_accelerations,
+                    board_key, dutch_pairing, dutch_players)
 from .matching import max_weight_matching
 from .round_robin import two_player_points
 
@@ -61,10 +61,11 @@ class SwissPairing:
 
 
 def swiss_pairing(records: dict[int, list[RoundRecord]], *, rounds_planned: int, initial_colour: int = WHITE,
-                  absent: frozenset[int] = frozenset()) -> SwissPairing:
-    """The Dutch pairing of the next round (without the `absent` players), or the fallback when
-    none exists."""
-    players = dutch_players(records, absent)
+                  absent: frozenset[int] = frozenset(),
+                  accelerations: dict[int, list[int]] | None = None) -> SwissPairing:
+    """The Dutch pairing of the next round (without the `absent` players; on scores with the
+    `accelerations`' virtual points), or the fallback when none exists."""
+    players = dutch_players(records, absent, accelerations)
     if not players:
         return SwissPairing((), None)
     played = max((len(rows) for rows in records.values()), default=0)
@@ -145,14 +146,24 @@ class Swiss(Format):
     settings_schema = {
         "rounds": (int, None, "number of rounds (default ceil(log2 n))"),
         "best_of": (int, 1, "games per match (odd)"),
+        "acceleration": (str, None, "\"baku\": the FIDE Baku acceleration (C.04.5.1); default none"),
     }
 
-    def __init__(self, rounds: int | None = None, best_of: int = 1):
+    def __init__(self, rounds: int | None = None, best_of: int = 1, acceleration: str | None = None):
         check_best_of(best_of)
         if rounds is not None and rounds < 1:
             raise ValueError(f"rounds must be >= 1, got {rounds}")
+        if acceleration not in (None, "baku"):
+            raise ValueError(f"acceleration must be \"baku\" or absent, got {acceleration!r}")
         self.rounds = rounds
         self.best_of = best_of
+        self.acceleration = acceleration
+
+    def accelerations(self, entries) -> dict[int, list[int]] | None:
+        """Virtual half-points by pairing number and round (see baku_accelerations), or None."""
+        if self.acceleration != "baku":
+            return None
+        return baku_accelerations(len(entries), self.round_count(entries))
 
     def round_count(self, entries) -> int:
         """The rounds setting, or ceil(log2 n)."""
@@ -174,7 +185,7 @@ class Swiss(Format):
         numbers = seed_ranks(entries)
         withdrawn = frozenset(numbers[e.id] for e in entries if e.withdrawn)
         found = swiss_pairing(swiss_records(entries, rounds, outcomes), rounds_planned=self.round_count(entries),
-                              absent=withdrawn)
+                              absent=withdrawn, accelerations=self.accelerations(entries))
         by_number = {number: entry for entry, number in numbers.items()}
         number = len(rounds) + 1
         pairings = [Pairing(f"R{number}-{board}", number, (by_number[white], by_number[black]), self.best_of)

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from .base import Entry, Outcome, Pairing, Round, pod_points, seed_ranks
-from .dutch import BLACK, WHITE, RoundRecord, board_key, dutch_players
+from .dutch import BLACK, WHITE, RoundRecord, baku_accelerations, board_key, dutch_players
 
 # TRF-16 columns (1-based, inclusive) of a player line
 NUMBER, NAME, RATING, POINTS, RANK, FIRST_ROUND, ROUND_WIDTH = (5, 8), (15, 47), (49, 52), (81, 84), (86, 89), 92, 10
@@ -68,6 +68,8 @@ class TrfTournament:
     planned_rounds: int | None = None
     initial_colour: int = WHITE
     name: str = ""
+    # XXA: pairing number -> virtual half-points a round, from round 1 (an accelerated pairing)
+    accelerations: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def rounds_played(self) -> int:
@@ -140,7 +142,8 @@ class TrfTournament:
 
 
 def from_swiss(entries, rounds, outcomes, planned_rounds: int | None = None, names: dict[int, str] | None = None,
-               name: str = "", absent_next: frozenset[int] = frozenset()) -> TrfTournament:
+               name: str = "", absent_next: frozenset[int] = frozenset(),
+               accelerations: dict[int, list[int]] | None = None) -> TrfTournament:
     """A Swiss event of the format (every pairing decided) as TRF-16: pairing number = seed
     order, seat 0 = white, a series is one game, a bye is U, a pairing decided without play a
     forfeit (+ for the side given the points, - for the other), a round an entry was not paired
@@ -167,7 +170,8 @@ def from_swiss(entries, rounds, outcomes, planned_rounds: int | None = None, nam
                 player.games.append(absence)
     for entry in absent_next:
         players[number[entry]].games.append(absence)
-    return TrfTournament(sorted(players.values(), key=lambda p: p.number), planned_rounds, WHITE, name)
+    return TrfTournament(sorted(players.values(), key=lambda p: p.number), planned_rounds, WHITE, name,
+                         dict(accelerations or {}))
 
 
 # Codes the reference engine (bbpPairings) reads and this service does not implement: refused
@@ -177,8 +181,7 @@ REFUSED = {
     "310": "team tournaments are not supported",
     "240": "byes announced in a 240 line are not supported; write them in the player's column "
            "(0000 - H, 0000 - Z or 0000 - F for the round to be paired)",
-    "250": "accelerations (250 lines) are not supported",
-    "XXA": "accelerations (XXA lines) are not supported",
+    "250": "accelerations in 250 lines are not supported; write them as XXA lines",
     "260": "forbidden pairs (260 lines) are not supported",
     "XXP": "forbidden pairs (XXP lines) are not supported",
     "299": "abnormal assignment points (299 lines) are not supported",
@@ -187,12 +190,13 @@ REFUSED = {
 # the pairing-allocated bye 1 (a 162 line, or BBW BBD BBL BBZ BBF BBU lines, may only repeat it).
 POINT_SYSTEM = {"W": 1.0, "D": 0.5, "L": 0.0, "Z": 0.0, "F": 0.0, "U": 1.0, "P": 1.0}
 DUTCH_TYPES = {"FIDE_DUTCH_2025", "FIDE_DUTCH"}
+BAKU_TYPES = {"FIDE_DUTCH_2025_BAKU", "FIDE_DUTCH_BAKU"}
 
 
 def parse(text: str) -> TrfTournament:
     """Read a TRF-16 file: every line code the reference engine (bbpPairings v6) reads is either
     read here or refused with the line and the reason (ValueError), never passed over."""
-    players, planned, initial, name = [], None, WHITE, ""
+    players, planned, initial, name, accelerations, baku = [], None, WHITE, "", {}, False
     for line_number, line in enumerate(text.splitlines(), start=1):
         code = line[:3]
         try:
@@ -217,10 +221,15 @@ def parse(text: str) -> TrfTournament:
                 initial = _initial_colour(line)
             elif code in REFUSED:
                 raise ValueError(REFUSED[code])
+            elif code == "XXA":
+                number, virtual = _acceleration(line)
+                accelerations[number] = virtual
             elif code == "192":
                 kind = line[4:].strip()
-                if kind not in DUTCH_TYPES:
-                    raise ValueError(f"tournament type {kind!r} is not paired here (only {', '.join(sorted(DUTCH_TYPES))})")
+                if kind not in DUTCH_TYPES | BAKU_TYPES:
+                    raise ValueError(f"tournament type {kind!r} is not paired here (only "
+                                     f"{', '.join(sorted(DUTCH_TYPES | BAKU_TYPES))})")
+                baku = kind in BAKU_TYPES
             elif code == "162":
                 _check_point_system(re.findall(r"([A-Z])\s*(\d+(?:\.\d*)?)", line[4:]))
             elif code in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"):
@@ -230,9 +239,27 @@ def parse(text: str) -> TrfTournament:
     numbers = [p.number for p in players]
     if len(set(numbers)) != len(numbers):
         raise ValueError("TRF: a pairing number appears twice")
-    event = TrfTournament(sorted(players, key=lambda p: p.number), planned, initial, name)
+    event = TrfTournament(sorted(players, key=lambda p: p.number), planned, initial, name, accelerations)
+    if baku and not accelerations:      # explicit XXA lines win over the type, as in the engine
+        if planned is None:
+            raise ValueError("TRF: the Baku acceleration (192 ..._BAKU) needs the number of rounds (XXR)")
+        event.accelerations = baku_accelerations(len(players), planned)
     _check_consistency(event)
     return event
+
+
+def _acceleration(line: str) -> tuple[int, list[int]]:
+    """An XXA line: the pairing number (columns 5-8), then the virtual points of each round from
+    round 1, 5 columns each (a blank one is 0); in half-points."""
+    number = int(line[4:8])
+    virtual = []
+    for start in range(9, len(line.rstrip()), 5):
+        cell = line[start:start + 4].strip()
+        points = float(cell) if cell else 0.0
+        if points < 0 or points * 2 != int(points * 2):
+            raise ValueError(f"virtual points must be whole or half points, got {cell!r}")
+        virtual.append(int(points * 2))
+    return number, virtual
 
 
 def _initial_colour(line: str) -> int:
@@ -260,6 +287,11 @@ def _check_consistency(event: TrfTournament) -> None:
     (when given) adds up."""
     by_number = {p.number: p for p in event.players}
     played = event.rounds_played
+    for number, virtual in event.accelerations.items():
+        if number not in by_number:
+            raise ValueError(f"TRF: an XXA line names player {number}, who has no 001 line")
+        if event.planned_rounds is not None and len(virtual) > event.planned_rounds:
+            raise ValueError(f"TRF: player {number} has more accelerated rounds than the {event.planned_rounds} planned")
     for player in event.players:
         if len(player.games) > played + 1:
             raise ValueError(f"TRF: player {player.number} has results for round {len(player.games)}, "
@@ -276,7 +308,9 @@ def _check_consistency(event: TrfTournament) -> None:
         if player.points is not None:
             counted = sum(g.half_points for g in player.games[:played])
             ahead = sum(g.half_points for g in player.games[played:])
-            if player.points not in (counted, counted + ahead):
+            virtual = event.accelerations.get(player.number, [])
+            virtual = virtual[played] if played < len(virtual) else 0
+            if player.points not in (counted, counted + ahead, counted + virtual, counted + ahead + virtual):
                 raise ValueError(f"TRF: the points of player {player.number} ({player.points / 2:.1f}) do not "
                                  f"match the results ({counted / 2:.1f})")
 
@@ -335,5 +369,7 @@ def export(tournament: TrfTournament) -> str:
         lines.append(line.rstrip())
     if tournament.planned_rounds is not None:
         lines.append(f"XXR {tournament.planned_rounds}")
+    for number, virtual in sorted(tournament.accelerations.items()):
+        lines.append(f"XXA {number:>4} " + " ".join(f"{half / 2:4.1f}" for half in virtual))
     lines.append("XXC white1" if tournament.initial_colour == WHITE else "XXC black1")
     return "\n".join(lines) + "\n"

@@ -141,7 +141,8 @@ def play_field(players: int, rounds: int, binary: str | None, beside: bool, seed
             row["same"] = ours == reference
         rows.append(row)
         print(f"swiss bench: {players} players, round {number}: ours {row['ours']:.2f} s"
-              + (f", reference {row['reference']:.2f} s" if "reference" in row else ""), file=sys.stderr, flush=True)
+              + (f", reference {row['reference']:.2f} s, same pairs {row['same']}" if "reference" in row else ""),
+              file=sys.stderr, flush=True)
         played.append(found)
         for pairing in found.pairings:
             if not pairing.bye:

@@ -167,16 +167,16 @@ class RoundOutput(serializers.Serializer):
 
 
 class CorrectionInput(Input):
-    kind = serializers.CharField(max_length=16, help_text="disqualify or adjudicate")
+    kind = serializers.CharField(max_length=16, help_text="disqualify, withdraw or adjudicate")
     reason = serializers.CharField(max_length=2000)
-    entry = serializers.IntegerField(required=False, help_text="disqualify: the entry's id")
+    entry = serializers.IntegerField(required=False, help_text="disqualify or withdraw: the entry's id")
     pairing = serializers.CharField(required=False, max_length=32, help_text="adjudicate: the pairing's key")
     placings = serializers.DictField(child=serializers.IntegerField(), required=False,
                                      help_text="adjudicate: entry id -> place")
 
 
 class CorrectionOutput(serializers.ModelSerializer):
-    kind = serializers.CharField(help_text="disqualify or adjudicate")
+    kind = serializers.CharField(help_text="disqualify, withdraw or adjudicate")
     pairing = serializers.CharField(source="pairing.key", allow_null=True, default=None)
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 

@@ -268,7 +268,7 @@ class TournamentTrf(APIView):
 
 class CorrectionListCreate(ListAPIView):
     """The organiser's corrections (public, for the record); POST records one (organiser):
-    ``disqualify`` an entry, or ``adjudicate`` a pairing's placings, with a reason."""
+    ``disqualify`` or ``withdraw`` an entry, or ``adjudicate`` a pairing's placings, with a reason."""
 
     serializer_class = CorrectionOutput
 

@@ -12,12 +12,26 @@ comparison, is measured on the same cases in the same run, with the downfloats a
 the absolute colour rule (a colour difference beyond +-2 or a third colour in a row) that each
 pairing makes.
 
-Pure Python, no Django. Run alone: ``.venv/bin/python bench/swiss.py`` prints the report.
+Large fields (issue 40.6): Swiss events of 256 and 512 players played through `Swiss.next_round`
+(seeded random results: 45 % white wins, 45 % black wins, 10 % draws), each round timed beside
+the reference engine pairing the same history: the history is exported as TRF-16 and the binary
+named by ``ARENA_BBP_PAIRINGS`` pairs it (``bbpPairings.exe --dutch FILE -p OUT``, its wall time
+including its start); the two pairings are compared too. Then a 1,024-player Swiss end to end
+(beside the reference as well when it is given). The reference engine is not part of the
+project: build it from its public source outside the repository and name the binary. Without it
+the bench reports the project's times alone.
+
+Pure Python, no Django. Run alone: ``.venv/bin/python bench/swiss.py`` prints the report
+(``--quick``: every fifth golden case and 3 rounds of the 256-player field; ``--large-only``).
 """
 from __future__ import annotations
 
+import os
+import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tournaments.formats import Swiss  # noqa: E402
+from tournaments.formats import Entry, Outcome, Swiss  # noqa: E402
 from tournaments.formats import trf  # noqa: E402
 from tournaments.formats.dutch import BLACK, WHITE, dutch_players  # noqa: E402
 from tournaments.formats.matching import max_weight_matching  # noqa: E402
@@ -34,6 +48,10 @@ from tournaments.formats.swiss import swiss_pairing, swiss_records  # noqa: E402
 GOLDEN = ROOT.parent / "shared" / "swiss-golden"
 RANGES = ((8, 9), (16, 17), (32, 33), (64, 64))
 TIMING_REPEATS = {"full": 3, "quick": 1}
+# (players, rounds, beside the reference engine); quick: the first field, 3 rounds
+LARGE_FIELDS = ((256, 9, True), (512, 10, True), (1024, 11, False))
+QUICK_ROUNDS = 3
+REFERENCE_ENV = "ARENA_BBP_PAIRINGS"
 
 
 def golden_cases(quick: bool = False) -> list[Path]:
@@ -50,10 +68,14 @@ def reference_pairing(case: Path) -> list[tuple[int, int]] | None:
     return [(numbers[1 + 2 * i], numbers[2 + 2 * i]) for i in range(numbers[0])]
 
 
-def run(quick: bool = False) -> dict:
-    """Agreement of the shipped and the old Swiss with the reference, by case; timing at 64."""
+def run(quick: bool = False, large_only: bool = False) -> dict:
+    """Agreement of the shipped and the old Swiss with the reference, by case; timing at 64;
+    the large fields beside the reference engine."""
+    large = large_fields(quick)
+    if large_only:
+        return {"large": large}
     if not GOLDEN.is_dir():
-        return {"missing": str(GOLDEN)}
+        return {"missing": str(GOLDEN), "large": large}
     started = time.perf_counter()
     rows = []
     for case in golden_cases(quick):
@@ -73,7 +95,104 @@ def run(quick: bool = False) -> dict:
             row["reference_floats"], row["reference_colour_breaks"] = floats_and_breaks(event, reference)
         rows.append(row)
     timing = time_64(quick)
-    return {"rows": rows, "timing": timing, "seconds": time.perf_counter() - started, "quick": quick}
+    return {"rows": rows, "timing": timing, "seconds": time.perf_counter() - started, "quick": quick,
+            "large": large}
+
+
+# ---------------------------------------------------------------- large fields beside the reference engine
+
+def reference_binary() -> str | None:
+    """The reference engine's binary named by ARENA_BBP_PAIRINGS, if it is there."""
+    path = os.environ.get(REFERENCE_ENV)
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def reference_round(binary: str, history: str) -> tuple[float, set | None]:
+    """Wall seconds of the reference engine pairing a TRF history, and its pairs (unordered, the
+    bye as {player, 0}); None when it found no pairing."""
+    with tempfile.TemporaryDirectory() as folder:
+        path, out = Path(folder) / "history.trf", Path(folder) / "pairing.txt"
+        path.write_text(history)
+        started = time.perf_counter()
+        done = subprocess.run([binary, "--dutch", str(path), "-p", str(out)], capture_output=True, text=True)
+        seconds = time.perf_counter() - started
+        if done.returncode:
+            return seconds, None
+        numbers = [int(word) for word in out.read_text().split()]
+    return seconds, {frozenset(numbers[1 + 2 * i:3 + 2 * i]) for i in range(numbers[0])}
+
+
+def play_field(players: int, rounds: int, binary: str | None, beside: bool, seed: int = 40) -> list[dict]:
+    """A Swiss of `players` entries played round by round with seeded random results; each round
+    Swiss.next_round timed, and beside it the reference engine on the same history."""
+    rng = random.Random(seed * 1000 + players)
+    entries = [Entry(number, number) for number in range(1, players + 1)]
+    fmt, played, outcomes, rows = Swiss(rounds=rounds), [], {}, []
+    for number in range(1, rounds + 1):
+        row = {"round": number}
+        if binary and beside:
+            history = trf.export(trf.from_swiss(entries, played, outcomes, rounds))
+            row["reference"], reference = reference_round(binary, history)
+        started = time.perf_counter()
+        found = fmt.next_round(entries, played, outcomes)
+        row["ours"] = time.perf_counter() - started
+        if binary and beside:
+            ours = {frozenset(p.seats if not p.bye else (p.seats[0], 0)) for p in found.pairings}
+            row["same"] = ours == reference
+        rows.append(row)
+        print(f"swiss bench: {players} players, round {number}: ours {row['ours']:.2f} s"
+              + (f", reference {row['reference']:.2f} s, same pairs {row['same']}" if "reference" in row else ""),
+              file=sys.stderr, flush=True)
+        played.append(found)
+        for pairing in found.pairings:
+            if not pairing.bye:
+                white, black = pairing.seats
+                draw = rng.random()
+                outcomes[pairing.key] = Outcome(pairing.key, {white: 1, black: 1} if draw < 0.1 else
+                                                {white: 1, black: 2} if draw < 0.55 else {white: 2, black: 1})
+    return rows
+
+
+def large_fields(quick: bool) -> dict:
+    """Every round of each large field, ours beside the reference engine (when it is given)."""
+    binary = reference_binary()
+    fields = LARGE_FIELDS[:1] if quick else LARGE_FIELDS
+    result = {"reference": binary, "fields": []}
+    for players, rounds, beside in fields:
+        started = time.perf_counter()
+        rows = play_field(players, QUICK_ROUNDS if quick else rounds, binary, beside)
+        result["fields"].append({"players": players, "rounds": rows, "seconds": time.perf_counter() - started})
+    return result
+
+
+def report_large(large: dict) -> list[str]:
+    """Markdown: each field's rounds, ours and the reference, with the ratio."""
+    if large["reference"]:
+        lines = ["", "Large fields: every round of a Swiss played through `Swiss.next_round` with seeded random "
+                 "results (45 % white wins, 45 % black wins, 10 % draws), timed beside the reference engine "
+                 "(bbpPairings, `--dutch`, given by `ARENA_BBP_PAIRINGS`; its wall time, including its start and "
+                 "reading the TRF history) pairing the same history in the same run.", ""]
+    else:
+        lines = ["", "Large fields: every round of a Swiss played through `Swiss.next_round` with seeded random "
+                 f"results. **The reference engine was not given** (`{REFERENCE_ENV}` names no executable), so "
+                 "these are the project's times alone.", ""]
+    for field in large["fields"]:
+        rows = field["rounds"]
+        lines += [f"{field['players']} players, {len(rows)} rounds ({field['seconds']:.0f} s in all):", ""]
+        if all("reference" in row for row in rows):
+            lines += ["| round | ours (s) | reference (s) | ratio | same pairs |",
+                      "| ---: | ---: | ---: | ---: | --- |"]
+            lines += [f"| {r['round']} | {r['ours']:.2f} | {r['reference']:.2f} | {r['ours'] / r['reference']:.2f}x | "
+                      f"{'yes' if r['same'] else 'NO'} |" for r in rows]
+            worst = max(rows, key=lambda r: r["ours"] / r["reference"])
+            lines += ["", f"Worst ratio: round {worst['round']}, {worst['ours'] / worst['reference']:.2f}x; in all "
+                      f"{sum(r['ours'] for r in rows):.1f} s against {sum(r['reference'] for r in rows):.1f} s; "
+                      f"the same pairs in {sum(r['same'] for r in rows)} of {len(rows)} rounds.", ""]
+        else:
+            lines += ["| round | ours (s) |", "| ---: | ---: |"]
+            lines += [f"| {r['round']} | {r['ours']:.2f} |" for r in rows]
+            lines += ["", f"In all {sum(r['ours'] for r in rows):.1f} s.", ""]
+    return lines
 
 
 def same_pairs(ours: list[tuple[int, int]], reference: list[tuple[int, int]]) -> bool:
@@ -118,9 +237,10 @@ def time_64(quick: bool) -> dict:
 
 def report(result: dict) -> list[str]:
     """Markdown lines."""
-    if "missing" in result:
-        return [f"**Not run: the reference cases are missing** ({result['missing']} does not exist; "
-                "it lives in the shared folder beside the project)."]
+    if "rows" not in result:
+        lines = [f"**Not run: the reference cases are missing** ({result['missing']} does not exist; "
+                 "it lives in the shared folder beside the project)."] if "missing" in result else []
+        return lines + report_large(result["large"])
     rows = result["rows"]
     paired = [r for r in rows if r["reference"]]
     stops = [r for r in rows if not r["reference"]]
@@ -164,7 +284,7 @@ def report(result: dict) -> list[str]:
                   f"{min(ours) * 1000:.0f} ms, median {statistics.median(ours) * 1000:.0f} ms, worst "
                   f"{max(ours) * 1000:.0f} ms; the old algorithm: median {statistics.median(old) * 1000:.0f} ms."]
     lines += ["", f"({result['seconds']:.1f} s)"]
-    return lines
+    return lines + report_large(result["large"])
 
 
 # ---------------------------------------------------------------- the old algorithm, for comparison
@@ -251,4 +371,4 @@ def _old_seats(higher, lower, players, number):
 
 
 if __name__ == "__main__":
-    print("\n".join(report(run(quick="--quick" in sys.argv))))
+    print("\n".join(report(run(quick="--quick" in sys.argv, large_only="--large-only" in sys.argv))))

@@ -96,11 +96,13 @@ class PairingGame(models.Model):
 
 
 class Correction(models.Model):
-    """An organiser's recorded correction, with a reason: a disqualification, or an adjudicated
-    result of a pairing (placings by entry id) that replaces the played one."""
+    """An organiser's recorded correction, with a reason: a disqualification, a withdrawal (the
+    entry leaves; its results stand), or an adjudicated result of a pairing (placings by entry
+    id) that replaces the played one."""
 
     class Kind(models.TextChoices):
         DISQUALIFY = "disqualify"
+        WITHDRAW = "withdraw"
         ADJUDICATE = "adjudicate"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="corrections")

@@ -20,10 +20,11 @@ class Results:
     games_to_start: list = field(default_factory=list)  # (Pairing row, game number)
     games_running: bool = False
     disqualified: frozenset = frozenset()
+    withdrawn: frozenset = frozenset()      # withdrawn or disqualified: gone from later rounds
 
     def decided_without_play(self, pairing) -> bool:
-        """A pairing with a disqualified entry is decided by the correction, not played."""
-        return bool(self.disqualified & set(pairing.seats))
+        """A pairing with a withdrawn or disqualified entry is decided by the correction, not played."""
+        return bool(self.withdrawn & set(pairing.seats))
 
 
 def _game_placings(game: PairingGame, spec: formats.Pairing) -> dict[int, int]:
@@ -35,10 +36,12 @@ def _game_placings(game: PairingGame, spec: formats.Pairing) -> dict[int, int]:
 
 
 def _disqualified_outcome(spec: formats.Pairing, disqualified: frozenset) -> formats.Outcome:
-    """Disqualified entries share the last place; the others share the first."""
+    """Withdrawn and disqualified entries share the last place; the others share the first. Not
+    played: a forfeit (the Swiss records it as FIDE does, TRF-16 + and -)."""
     last = 1 + sum(1 for entry in spec.seats if entry not in disqualified) if \
         any(entry not in disqualified for entry in spec.seats) else 1
-    return formats.Outcome(key=spec.key, placings={e: (last if e in disqualified else 1) for e in spec.seats})
+    return formats.Outcome(key=spec.key, placings={e: (last if e in disqualified else 1) for e in spec.seats},
+                           forfeit=True)
 
 
 def tournament_results(*, tournament: Tournament) -> Results:
@@ -47,21 +50,22 @@ def tournament_results(*, tournament: Tournament) -> Results:
     entries = list(Entry.objects.filter(tournament=tournament).order_by("seed"))
     seeds = {e.pk: e.seed for e in entries}
     corrections = list(Correction.objects.filter(tournament=tournament))
-    # The earliest disqualification of an entry counts: a later one (repeated by mistake, or to
-    # add a reason) must not revive the results the first one voided.
+    # The earliest disqualification (or withdrawal) of an entry counts: a later one (repeated by
+    # mistake, or to add a reason) must not revive the results the first one voided.
     disqualified_at: dict = {}
     for c in corrections:
-        if c.kind == Correction.Kind.DISQUALIFY:
+        if c.kind in (Correction.Kind.DISQUALIFY, Correction.Kind.WITHDRAW):
             disqualified_at[c.entry_id] = min(c.created_at, disqualified_at.get(c.entry_id, c.created_at))
-    disqualified = frozenset(disqualified_at)
+    disqualified = frozenset(c.entry_id for c in corrections if c.kind == Correction.Kind.DISQUALIFY)
+    gone = frozenset(disqualified_at)
     adjudicated = {c.pairing_id: c.placings for c in corrections if c.kind == Correction.Kind.ADJUDICATE}
     games: dict[int, list[PairingGame]] = {}
     for game in PairingGame.objects.filter(pairing__tournament=tournament).select_related("match") \
             .only("pairing_id", "number", "match__status", "match__result", "match__ended_at") \
             .order_by("number"):
         games.setdefault(game.pairing_id, []).append(game)
-    results = Results(entries=[formats.Entry(id=e.pk, seed=e.seed) for e in entries], rounds=[],
-                      outcomes={}, disqualified=disqualified)
+    results = Results(entries=[formats.Entry(id=e.pk, seed=e.seed, withdrawn=e.pk in gone) for e in entries],
+                      rounds=[], outcomes={}, disqualified=disqualified, withdrawn=gone)
     by_round: dict[int, list[formats.Pairing]] = {}
     for row in Pairing.objects.filter(tournament=tournament).select_related("round").order_by("round__number", "id"):
         spec = formats.Pairing(key=row.key, round=row.round.number, seats=tuple(row.seats),
@@ -79,7 +83,7 @@ def tournament_results(*, tournament: Tournament) -> Results:
                                            for g in played) if dq_times else True
         if not decided_before_dq:
             # Decided by the disqualification: what was played after it does not count.
-            results.outcomes[spec.key] = _disqualified_outcome(spec, disqualified)
+            results.outcomes[spec.key] = _disqualified_outcome(spec, gone)
             continue
         if any(g.match.status == Match.Status.RUNNING for g in played):
             results.games_running = True
@@ -87,7 +91,7 @@ def tournament_results(*, tournament: Tournament) -> Results:
         outcome = formats.series_outcome(spec, [_game_placings(g, spec) for g in played], seeds) \
             if played else None
         if outcome is None and dq_times:  # a series the disqualification cut short
-            outcome = _disqualified_outcome(spec, disqualified)
+            outcome = _disqualified_outcome(spec, gone)
         if outcome is not None:
             results.outcomes[spec.key] = outcome
         elif len(played) < row.games:
@@ -190,7 +194,21 @@ def tournament_trf(*, tournament: Tournament, before_round: int | None = None) -
         decided = before_round - 1
     names = {e.pk: f"{e.bot_version.bot.name} v{e.bot_version.number}" for e in
              Entry.objects.filter(tournament=tournament).select_related("bot_version__bot")}
-    planned = format_for(tournament).round_count(results.entries) if results.entries else None
+    fmt = format_for(tournament)
+    planned = fmt.round_count(results.entries) if results.entries else None
     report = trf.from_swiss(results.entries, results.rounds[:decided], results.outcomes, planned, names,
-                            tournament.name)
+                            tournament.name, absent_next=_absent_from_round(results, decided, planned),
+                            accelerations=fmt.accelerations(results.entries) if results.entries else None)
     return trf.export(report)
+
+
+def _absent_from_round(results: Results, index: int, planned: int | None) -> frozenset:
+    """The entries left out of the round after the `index` exported ones (TRF-16 marks them
+    `0000 - -` in its column, so that a FIDE engine pairs that round without them): those the
+    round left out when it is paired already, else the withdrawn ones."""
+    if index < len(results.rounds):
+        seated = {entry for pairing in results.rounds[index].pairings for entry in pairing.seats}
+        return frozenset(e.id for e in results.entries if e.id not in seated)
+    if planned is not None and index >= planned:
+        return frozenset()
+    return frozenset(e.id for e in results.entries if e.withdrawn)

@@ -175,9 +175,9 @@ def correction_check(*, tournament: Tournament, kind: str, reason: str, entry: E
     text; the admin's form asks this before it records."""
     if not reason or not reason.strip():
         raise ValueError("a correction needs a reason")
-    if kind == Correction.Kind.DISQUALIFY:
+    if kind in (Correction.Kind.DISQUALIFY, Correction.Kind.WITHDRAW):
         if entry is None or entry.tournament_id != tournament.pk:
-            raise ValueError("disqualify needs an entry of this tournament")
+            raise ValueError(f"{kind} needs an entry of this tournament")
     elif kind == Correction.Kind.ADJUDICATE:
         if pairing is None or pairing.tournament_id != tournament.pk:
             raise ValueError("adjudicate needs a pairing of this tournament")
@@ -188,7 +188,7 @@ def correction_check(*, tournament: Tournament, kind: str, reason: str, entry: E
             raise ValueError(f"placings must give a place >= 1 to each of entries {pairing.seats}")
         placings = {str(k): v for k, v in placings.items()}
     else:
-        raise ValueError("kind must be disqualify or adjudicate")
+        raise ValueError("kind must be disqualify, withdraw or adjudicate")
     return placings
 
 
@@ -196,7 +196,9 @@ def correction_record(*, tournament: Tournament, kind: str, reason: str, entry: 
                       pairing: Pairing | None = None, placings: dict | None = None,
                       created_by=None) -> Correction:
     """Record an organiser's correction with its reason: a disqualification (the entry loses
-    every pairing not yet decided) or an adjudicated pairing result."""
+    every pairing not yet decided and ranks last), a withdrawal (the same, but its results stand
+    in the standings; both leave the entry out of every later Swiss round) or an adjudicated
+    pairing result."""
     placings = correction_check(tournament=tournament, kind=kind, reason=reason, entry=entry,
                                 pairing=pairing, placings=placings)
     return Correction.objects.create(tournament=tournament, kind=kind, entry=entry, pairing=pairing,

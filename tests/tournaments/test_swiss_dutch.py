@@ -281,10 +281,11 @@ def test_trf_refuses_what_it_cannot_read():
     good = export(history(2, ["1-2 1:0"], planned=1)).splitlines()
     with pytest.raises(ValueError, match="line 2: unknown result or colour"):
         parse("\n".join([good[0], good[1][:-1] + "?"] + good[2:]))
-    forfeit = TrfTournament([TrfPlayer(1, "A", 0, [TrfGame(2, "w", "+")]),
-                             TrfPlayer(2, "B", 0, [TrfGame(1, "b", "-")])])
-    with pytest.raises(ValueError, match="only 1, 0, = and U"):
-        parse(export(forfeit)).to_swiss()       # a forfeit is no game of this project's Swiss
+    half_point_bye = TrfTournament([TrfPlayer(1, "A", 0, [TrfGame(2, "w", "1")]),
+                                    TrfPlayer(2, "B", 0, [TrfGame(1, "b", "0")]),
+                                    TrfPlayer(3, "C", 0, [TrfGame(None, "-", "H")])])
+    with pytest.raises(ValueError, match="player 3: a H without an opponent does not fit"):
+        parse(export(half_point_bye)).to_swiss()       # the format has no half-point bye
 
 
 # ---------------------------------------------------------------- the command

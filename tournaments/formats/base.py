@@ -14,10 +14,13 @@ from games.engine.protocol import json_type_name
 
 @dataclass(frozen=True)
 class Entry:
-    """An entrant; seed 1 is the strongest. Seeds need only be ordered (ties broken by id)."""
+    """An entrant; seed 1 is the strongest. Seeds need only be ordered (ties broken by id).
+    A withdrawn entry (withdrawn or disqualified by the organiser) keeps its results; the Swiss
+    pairs it in no later round (FIDE C.04.1: a withdrawn player is not paired)."""
 
     id: int
     seed: int
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,10 +43,13 @@ class Pairing:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of a pairing after its series: entry id -> place (1 = first; equal = tie)."""
+    """The result of a pairing after its series: entry id -> place (1 = first; equal = tie).
+    `forfeit`: decided without play (a withdrawal or disqualification), which the Swiss counts as
+    FIDE counts a forfeit: the points, but no game (no colour, and the two may meet again)."""
 
     key: str
     placings: dict[int, int]
+    forfeit: bool = False
 
 
 @dataclass(frozen=True)

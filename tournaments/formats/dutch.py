@@ -16,7 +16,8 @@ from .dutch_brackets import NoDutchPairing, RoundField
 
 WHITE, BLACK = 1, -1
 
-__all__ = ["WHITE", "BLACK", "NoDutchPairing", "RoundRecord", "DutchPlayer", "dutch_players", "DutchPairing",
+__all__ = ["WHITE", "BLACK", "NoDutchPairing", "RoundRecord", "DutchPlayer", "dutch_players", "baku_accelerations",
+           "DutchPairing",
            "dutch_pairing", "allocate_colours", "board_key"]
 
 
@@ -77,15 +78,26 @@ class DutchPlayer:
         self.strong = not self.absolute and self.difference != 0
 
 
-def dutch_players(records: dict[int, list[RoundRecord]], absent: frozenset[int] = frozenset()) -> list[DutchPlayer]:
+def dutch_players(records: dict[int, list[RoundRecord]], absent: frozenset[int] = frozenset(),
+                  accelerations: dict[int, list[int]] | None = None) -> list[DutchPlayer]:
     """Fold each player's rounds (pairing number -> one record a round) into a `DutchPlayer`,
     for everyone but the `absent` (who sit the round out). E.5 counts pairing numbers among
-    the players taking part: those paired now or in an earlier round."""
+    the players taking part: those paired now or in an earlier round.
+
+    `accelerations` (pairing number -> virtual half-points for each round, from round 1): in an
+    accelerated round a player is paired on its score plus that round's virtual points (C.04.5.1,
+    the Baku acceleration; C.04.3 pairs on this pairing score, floats included: the scores
+    before an earlier round count that round's virtual points, as the reference engine does)."""
     rounds = max((len(r) for r in records.values()), default=0)
     before = {number: [0] for number in records}    # score before each round, and after the last
     for number, rows in records.items():
         for row in rows:
             before[number].append(before[number][-1] + row.points)
+    virtual = accelerations or {}
+    for number, scores in before.items():
+        extra = virtual.get(number, ())
+        for index in range(min(len(scores), len(extra))):
+            scores[index] += extra[index]
     taking_part = sorted(n for n, rows in records.items()
                          if n not in absent or any(r.played or r.pairing_bye or r.forfeit for r in rows))
     colour_number = {n: k for k, n in enumerate(taking_part, start=1)}
@@ -94,13 +106,28 @@ def dutch_players(records: dict[int, list[RoundRecord]], absent: frozenset[int] 
         if number in absent:
             continue
         floats = tuple(_float(number, rows, before, rounds - back) for back in (1, 2))
+        extra = virtual.get(number, ())
+        score = before[number][-1] - (extra[len(rows)] if len(rows) < len(extra) else 0) \
+            + (extra[rounds] if rounds < len(extra) else 0)         # the virtual points of this round
         players.append(DutchPlayer(
-            number=number, score=before[number][-1],
+            number=number, score=score,
             opponents=frozenset(r.opponent for r in rows if r.played),
             colours=tuple(r.colour for r in rows if r.played),
             bye_eligible=not any(r.pairing_bye or (not r.played and r.points >= 2) for r in rows),
             floats=floats, unplayed=sum(1 for r in rows if not r.played), colour_number=colour_number[number]))
     return players
+
+
+def baku_accelerations(players: int, rounds: int) -> dict[int, list[int]]:
+    """FIDE C.04.5.1, the Baku acceleration, as the reference engine (bbpPairings) applies it:
+    the first half of the pairing numbers (n-1)//2 + 1 of n (group A) get virtual points in
+    the first (rounds+1)//2 rounds: a win's (2 half-points) in the first half of those rounds
+    ((rounds-1)//2//2 + 1 of them), a draw's (1) in the rest; everyone else none. Pairing number
+    -> virtual half-points a round, from round 1."""
+    accelerated = (rounds - 1) // 2 + 1
+    full = (rounds - 1) // 2 // 2 + 1
+    virtual = [2] * full + [1] * (accelerated - full)
+    return {number: list(virtual) for number in range(1, (players - 1) // 2 + 2)}
 
 
 def _float(number: int, rows: list[RoundRecord], before: dict[int, list[int]], index: int) -> int:

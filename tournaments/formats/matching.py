@@ -156,11 +156,14 @@ class WeightedMatching:
     def __init__(self, count: int, pairs: list[tuple[int, int]], weights: list[int]):
         self.n = count
         self.weights = weights
+        self.twice = [2 * w for w in weights]
         self.endpoint = [v for pair in pairs for v in pair]
         self.neighbend: list[list[int]] = [[] for _ in range(count)]
         for k, (i, j) in enumerate(pairs):
             self.neighbend[i].append(2 * k + 1)
             self.neighbend[j].append(2 * k)
+        # what the stage's scan reads of each edge at a vertex: endpoint, edge, far vertex
+        self.incident = [[(p, p >> 1, self.endpoint[p]) for p in ends] for ends in self.neighbend]
         self.mate = [-1] * count
         self.label = [0] * (2 * count)          # 0 free, 1 S (outer), 2 T (inner); 5 while scanning
         self.labelend = [-1] * (2 * count)
@@ -170,6 +173,8 @@ class WeightedMatching:
         self.blossombase = list(range(count)) + [-1] * count
         self.blossomendps: list[list[int] | None] = [None] * (2 * count)
         self.bestedge = [-1] * (2 * count)
+        # 2 * the slack of bestedge[x] (kept up to date by adjust_duals, so never recomputed)
+        self.bestslack = [0] * (2 * count)
         self.blossombestedges: list[list[int] | None] = [None] * (2 * count)
         self.unusedblossoms = list(range(count, 2 * count))
         top = max(weights, default=0)
@@ -179,7 +184,7 @@ class WeightedMatching:
 
     def slack(self, k: int) -> int:
         """2 * the slack of edge k (blossom duals do not enter for edges between top-level blossoms)."""
-        return self.dualvar[self.endpoint[2 * k]] + self.dualvar[self.endpoint[2 * k + 1]] - 2 * self.weights[k]
+        return self.dualvar[self.endpoint[2 * k]] + self.dualvar[self.endpoint[2 * k + 1]] - self.twice[k]
 
     def leaves(self, b: int) -> list[int]:
         """The vertices inside blossom b."""
@@ -281,6 +286,8 @@ class WeightedMatching:
             self.bestedge[child] = -1
         self.blossombestedges[b] = list(best_to.values())
         self.bestedge[b] = min(best_to.values(), key=self.slack, default=-1)
+        if self.bestedge[b] != -1:
+            self.bestslack[b] = self.slack(self.bestedge[b])
 
     def expand_blossom(self, b: int, endstage: bool) -> None:
         """Undo blossom b: its children become top-level; mid-stage, relabel a T blossom's
@@ -411,44 +418,43 @@ class WeightedMatching:
     def stage(self) -> bool:
         """Grow the trees until an augmentation (True) or until the duals prove optimality."""
         endpoint, label, inblossom, labelend = self.endpoint, self.label, self.inblossom, self.labelend
-        dualvar, weights, allowedge = self.dualvar, self.weights, self.allowedge
-        bestedge, queue = self.bestedge, self.queue
+        dualvar, twice, allowedge = self.dualvar, self.twice, self.allowedge
+        bestedge, bestslack, queue, incident = self.bestedge, self.bestslack, self.queue, self.incident
         while True:
             while queue:
                 v = queue.pop()
                 bv = inblossom[v]
-                for p in self.neighbend[v]:
-                    k = p >> 1
-                    w = endpoint[p]
+                dv = dualvar[v]
+                for p, k, w in incident[v]:
                     bw = inblossom[w]
                     if bv == bw:
                         continue
                     if not allowedge[k]:
-                        kslack = dualvar[v] + dualvar[w] - 2 * weights[k]      # slack(k), inlined
-                        if kslack <= 0:
-                            allowedge[k] = True
-                    if allowedge[k]:
-                        if label[bw] == 0:
-                            self.assign_label(w, 2, p ^ 1)
-                        elif label[bw] == 1:
-                            base = self.scan_blossom(v, w)
-                            if base >= 0:
-                                self.add_blossom(base, k)
-                                bv = inblossom[v]
-                            else:
-                                self.augment_matching(k)
-                                return True
-                        elif label[w] == 0:
-                            label[w] = 2
-                            labelend[w] = p ^ 1
+                        kslack = dv + dualvar[w] - twice[k]      # slack(k), inlined
+                        if kslack > 0:                          # not tight: only the best edges move
+                            if label[bw] == 1:
+                                if bestedge[bv] == -1 or kslack < bestslack[bv]:
+                                    bestedge[bv] = k
+                                    bestslack[bv] = kslack
+                            elif label[w] == 0:
+                                if bestedge[w] == -1 or kslack < bestslack[w]:
+                                    bestedge[w] = k
+                                    bestslack[w] = kslack
+                            continue
+                        allowedge[k] = True
+                    if label[bw] == 0:
+                        self.assign_label(w, 2, p ^ 1)
                     elif label[bw] == 1:
-                        e = bestedge[bv]
-                        if e == -1 or kslack < dualvar[endpoint[2 * e]] + dualvar[endpoint[2 * e + 1]] - 2 * weights[e]:
-                            bestedge[bv] = k
+                        base = self.scan_blossom(v, w)
+                        if base >= 0:
+                            self.add_blossom(base, k)
+                            bv = inblossom[v]
+                        else:
+                            self.augment_matching(k)
+                            return True
                     elif label[w] == 0:
-                        e = bestedge[w]
-                        if e == -1 or kslack < dualvar[endpoint[2 * e]] + dualvar[endpoint[2 * e + 1]] - 2 * weights[e]:
-                            bestedge[w] = k
+                        label[w] = 2
+                        labelend[w] = p ^ 1
             if not self.adjust_duals():
                 return False
 
@@ -456,31 +462,33 @@ class WeightedMatching:
         """The largest dual step that keeps every constraint, and what it makes possible; False
         when a vertex dual reaches zero (the matching is then optimal)."""
         n, label, inblossom, dualvar = self.n, self.label, self.inblossom, self.dualvar
+        bestedge, bestslack, blossomparent = self.bestedge, self.bestslack, self.blossomparent
         kind, delta, edge, blossom = 1, min(dualvar[:n]), -1, -1
-        for v in range(n):
-            if label[inblossom[v]] == 0 and self.bestedge[v] != -1:
-                d = self.slack(self.bestedge[v])
-                if d < delta:
-                    kind, delta, edge = 2, d, self.bestedge[v]
-        for b in range(2 * n):
-            if self.blossomparent[b] == -1 and label[b] == 1 and self.bestedge[b] != -1:
-                d = self.slack(self.bestedge[b]) // 2
-                if d < delta:
-                    kind, delta, edge = 3, d, self.bestedge[b]
-        for b in range(n, 2 * n):
-            if self.blossombase[b] >= 0 and self.blossomparent[b] == -1 and label[b] == 2 and dualvar[b] < delta:
+        tops = [label[b] for b in inblossom]        # each vertex's top-level blossom's label
+        free = [v for v, top in enumerate(tops) if top == 0 and bestedge[v] != -1]
+        blossoms = [b for b in range(n, 2 * n) if self.blossombase[b] >= 0 and blossomparent[b] == -1]
+        outer = [v for v in range(n) if blossomparent[v] == -1 and tops[v] == 1 and bestedge[v] != -1]
+        outer += [b for b in blossoms if label[b] == 1 and bestedge[b] != -1]
+        for v in free:
+            if bestslack[v] < delta:
+                kind, delta, edge = 2, bestslack[v], bestedge[v]
+        for b in outer:
+            d = bestslack[b] // 2
+            if d < delta:
+                kind, delta, edge = 3, d, bestedge[b]
+        for b in blossoms:
+            if label[b] == 2 and dualvar[b] < delta:
                 kind, delta, blossom = 4, dualvar[b], b
-        for v in range(n):
-            if label[inblossom[v]] == 1:
-                dualvar[v] -= delta
-            elif label[inblossom[v]] == 2:
-                dualvar[v] += delta
-        for b in range(n, 2 * n):
-            if self.blossombase[b] >= 0 and self.blossomparent[b] == -1:
-                if label[b] == 1:
-                    dualvar[b] += delta
-                elif label[b] == 2:
-                    dualvar[b] -= delta
+        dualvar[:n] = [d - delta if top == 1 else d + delta if top == 2 else d for d, top in zip(dualvar, tops)]
+        for b in blossoms:
+            if label[b] == 1:
+                dualvar[b] += delta
+            elif label[b] == 2:
+                dualvar[b] -= delta
+        for v in free:                  # an S end moved by delta, the free end not
+            bestslack[v] -= delta
+        for b in outer:                 # both ends S
+            bestslack[b] -= 2 * delta
         if kind == 1:
             return False
         if kind == 2:

@@ -19,18 +19,20 @@ import math
 from dataclasses import dataclass
 
 from .base import Finished, Format, Pairing, Round, Standing, check_best_of, pod_points, ranked_standings, seed_ranks
-from .dutch import (BLACK, WHITE, DutchPairing, DutchPlayer, NoDutchPairing, RoundRecord, allocate_colours, board_key,
-                    dutch_pairing, dutch_players)
+from .dutch import (BLACK, WHITE, DutchPairing, DutchPlayer, NoDutchPairing, RoundRecord, allocate_colours, baku_accelerations,
+                    board_key, dutch_pairing, dutch_players)
 from .matching import max_weight_matching
 from .round_robin import two_player_points
 
 
 def swiss_records(entries, rounds, outcomes) -> dict[int, list[RoundRecord]]:
     """Each entry's rounds (by pairing number = seed order) as the Dutch rules read them: seat 0
-    is white, a series is one game, a bye is the pairing-allocated bye worth 1 point."""
+    is white, a series is one game, a bye is the pairing-allocated bye worth 1 point, a pairing
+    decided without play is a forfeit (points, no game), and a round an entry was not paired in
+    (it had withdrawn) an absence: no game, no points (TRF-16 `0000 - -`)."""
     number = seed_ranks(entries)
     records: dict[int, list[RoundRecord]] = {number[e.id]: [] for e in entries}
-    for round_ in rounds:
+    for index, round_ in enumerate(rounds):
         for pairing in round_.pairings:
             if pairing.bye:
                 records[number[pairing.seats[0]]].append(RoundRecord(2, pairing_bye=True))
@@ -39,8 +41,12 @@ def swiss_records(entries, rounds, outcomes) -> dict[int, list[RoundRecord]]:
             points = pod_points(outcome.placings) if outcome else {}
             white, black = pairing.seats
             for entry, opponent, colour in ((white, black, WHITE), (black, white, BLACK)):
-                records[number[entry]].append(RoundRecord(round(2 * points.get(entry, 0.0)),
-                                                          number[opponent], colour))
+                half_points = round(2 * points.get(entry, 0.0))
+                records[number[entry]].append(RoundRecord(half_points, forfeit=True) if outcome and outcome.forfeit
+                                              else RoundRecord(half_points, number[opponent], colour))
+        for rows in records.values():
+            if len(rows) == index:
+                rows.append(RoundRecord(0))
     return records
 
 
@@ -55,10 +61,13 @@ class SwissPairing:
 
 
 def swiss_pairing(records: dict[int, list[RoundRecord]], *, rounds_planned: int, initial_colour: int = WHITE,
-                  absent: frozenset[int] = frozenset()) -> SwissPairing:
-    """The Dutch pairing of the next round (without the `absent` players), or the fallback when
-    none exists."""
-    players = dutch_players(records, absent)
+                  absent: frozenset[int] = frozenset(),
+                  accelerations: dict[int, list[int]] | None = None) -> SwissPairing:
+    """The Dutch pairing of the next round (without the `absent` players; on scores with the
+    `accelerations`' virtual points), or the fallback when none exists."""
+    players = dutch_players(records, absent, accelerations)
+    if not players:
+        return SwissPairing((), None)
     played = max((len(rows) for rows in records.values()), default=0)
     try:
         found: DutchPairing = dutch_pairing(players, rounds_played=played, rounds_planned=rounds_planned,
@@ -137,14 +146,24 @@ class Swiss(Format):
     settings_schema = {
         "rounds": (int, None, "number of rounds (default ceil(log2 n))"),
         "best_of": (int, 1, "games per match (odd)"),
+        "acceleration": (str, None, "\"baku\": the FIDE Baku acceleration (C.04.5.1); default none"),
     }
 
-    def __init__(self, rounds: int | None = None, best_of: int = 1):
+    def __init__(self, rounds: int | None = None, best_of: int = 1, acceleration: str | None = None):
         check_best_of(best_of)
         if rounds is not None and rounds < 1:
             raise ValueError(f"rounds must be >= 1, got {rounds}")
+        if acceleration not in (None, "baku"):
+            raise ValueError(f"acceleration must be \"baku\" or absent, got {acceleration!r}")
         self.rounds = rounds
         self.best_of = best_of
+        self.acceleration = acceleration
+
+    def accelerations(self, entries) -> dict[int, list[int]] | None:
+        """Virtual half-points by pairing number and round (see baku_accelerations), or None."""
+        if self.acceleration != "baku":
+            return None
+        return baku_accelerations(len(entries), self.round_count(entries))
 
     def round_count(self, entries) -> int:
         """The rounds setting, or ceil(log2 n)."""
@@ -158,12 +177,16 @@ class Swiss(Format):
             raise ValueError(f"{len(entries)} entrants allow at most {most} Swiss rounds")
 
     def next_round(self, entries, rounds, outcomes):
-        """Pair the next round (boards in order, the bye last), or Finished after the last."""
+        """Pair the next round (boards in order, the bye last), or Finished after the last.
+        Withdrawn entries are not paired (their missed rounds are absences, see swiss_records)."""
         self.validate_entries(entries)
         if len(rounds) >= self.round_count(entries):
             return Finished(self.standings(entries, rounds, outcomes))
-        found = swiss_pairing(swiss_records(entries, rounds, outcomes), rounds_planned=self.round_count(entries))
-        by_number = {number: entry for entry, number in seed_ranks(entries).items()}
+        numbers = seed_ranks(entries)
+        withdrawn = frozenset(numbers[e.id] for e in entries if e.withdrawn)
+        found = swiss_pairing(swiss_records(entries, rounds, outcomes), rounds_planned=self.round_count(entries),
+                              absent=withdrawn, accelerations=self.accelerations(entries))
+        by_number = {number: entry for entry, number in numbers.items()}
         number = len(rounds) + 1
         pairings = [Pairing(f"R{number}-{board}", number, (by_number[white], by_number[black]), self.best_of)
                     for board, (white, black) in enumerate(found.pairs, start=1)]

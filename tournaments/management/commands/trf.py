@@ -56,7 +56,8 @@ class Command(BaseCommand):
         if event.planned_rounds is None:
             raise CommandError("the file has no XXR line (the number of rounds), which the pairing needs")
         found = swiss_pairing(event.records(), rounds_planned=event.planned_rounds,
-                              initial_colour=event.initial_colour, absent=event.absent)
+                              initial_colour=event.initial_colour, absent=event.absent,
+                              accelerations=event.accelerations)
         if found.fallback and not fallback:
             raise CommandError("no pairing satisfies the absolute criteria C.1-C.3 (the FIDE engines stop "
                                "here too); --fallback prints the Swiss format's fallback pairing")

@@ -69,7 +69,7 @@ TAU = 0.85
 CAP = 2  # matches in flight (settings.LADDER_MATCHES_IN_FLIGHT's default)
 HISTORY_MATCHES = 200  # ladder.services.HISTORY_MATCHES
 SIZES = {  # per seat count: (matches a run, runs, check every); reference games per class pair
-    "full": {2: (1200, 5, 12), 4: (600, 3, 12), "reference": 200, "hour": 3600},
+    "full": {2: (600, 5, 12), 4: (480, 3, 12), "reference": 200, "hour": 3600},
     "quick": {2: (24, 1, 12), 4: (12, 1, 12), "reference": 2, "hour": 120},
 }
 LADDER_SECONDS = 10.0  # settings.LADDER_SECONDS's default: the beat
@@ -77,6 +77,7 @@ MOVE_SECONDS = 0.1  # simulated time a recorded event takes (fast bots)
 CAP_HOUR = 4
 SETTLED_SIGMA = 3.0
 FAIR = 0.25  # every share within 25 % of the mean
+PROCESSES = 2  # the convergence runs are independent: two at a time (two cores)
 
 
 class MixedBot(Bot):
@@ -174,7 +175,8 @@ def ladder_run(ruleset, strengths, *, seats: int, matches: int, check_every: int
 def round_robin_run(ruleset, strengths, *, seats: int, matches: int, check_every: int,
                     rng: random.Random) -> list[tuple[int, float, float]]:
     """A round robin of the same bots for ``matches`` matches: every pairing (or pod) once a
-    cycle in a random order, seats rotating from cycle to cycle; (matches, tau of the
+    cycle in a random order, seats rotating from match to match (pods are listed weakest
+    first: without the rotation the weaker bot would always sit first); (matches, tau of the
     standings, tau of the openskill fold) at each check."""
     from itertools import combinations
 
@@ -183,12 +185,13 @@ def round_robin_run(ruleset, strengths, *, seats: int, matches: int, check_every
     points = {key: 0.0 for key in keys}
     played_by = {key: 0 for key in keys}
     pods = list(combinations(keys, seats))
-    taus, played, cycle = [], 0, 0
+    taus, played = [], 0
     while played < matches:
         order = pods[:]
         rng.shuffle(order)
         for pod in order:
-            seated = pod[cycle % seats:] + pod[:cycle % seats]
+            turn = played % seats  # seats rotate match by match: no class keeps the same seat
+            seated = pod[turn:] + pod[:turn]
             placings, _ = play(ruleset, [strengths[key] for key in seated], rng)
             for key, value in zip(seated, score(placings)):
                 points[key] += value
@@ -202,7 +205,6 @@ def round_robin_run(ruleset, strengths, *, seats: int, matches: int, check_every
                              kendall_tau(ranked({k: conservative(r) for k, r in ratings.items()}), strengths)))
             if played == matches:
                 break
-        cycle += 1
     return taus
 
 
@@ -230,19 +232,32 @@ def reference(ruleset, games: int, rng: random.Random) -> list[dict]:
     return rows
 
 
-def convergence(ruleset, seats: int, matches: int, runs: int, check_every: int) -> dict:
-    """REPEATS runs of the ladder and of the round robin at ``seats`` seats."""
-    strengths, rows = lineup(), []
-    for run in range(runs):
-        ladder = ladder_run(ruleset, strengths, seats=seats, matches=matches, check_every=check_every,
-                            rng=random.Random(f"ladder-{seats}-{run}"))
-        robin = round_robin_run(ruleset, strengths, seats=seats, matches=matches, check_every=check_every,
-                                rng=random.Random(f"round-robin-{seats}-{run}"))
-        first, held = reached(ladder)
-        at = dict((n, tau) for n, tau, _ in robin)
-        rows.append({"ladder": reached(ladder), "robin": reached(robin), "robin_openskill": reached(robin, 2),
-                     "robin_tau_at_ladder": at.get(first) if first else None,
-                     "ladder_tau_end": ladder[-1][1], "robin_tau_end": robin[-1][1]})
+def _one_run(ruleset_name: str, seats: int, matches: int, check_every: int, run: int) -> dict:
+    """One run of the ladder and of the round robin (a process of its own; seeded by ``run``)."""
+    ruleset, strengths = registry.get(ruleset_name), lineup()
+    print(f"ladder bench: {seats} players, run {run + 1} ...", file=sys.stderr, flush=True)
+    ladder = ladder_run(ruleset, strengths, seats=seats, matches=matches, check_every=check_every,
+                        rng=random.Random(f"ladder-{seats}-{run}"))
+    robin = round_robin_run(ruleset, strengths, seats=seats, matches=matches, check_every=check_every,
+                            rng=random.Random(f"round-robin-{seats}-{run}"))
+    first, _ = reached(ladder)
+    at = dict((n, tau) for n, tau, _ in robin)
+    return {"ladder": reached(ladder), "robin": reached(robin), "robin_openskill": reached(robin, 2),
+            "robin_tau_at_ladder": at.get(first) if first else None,
+            "ladder_tau_end": ladder[-1][1], "robin_tau_end": robin[-1][1], "robin_openskill_tau_end": robin[-1][2]}
+
+
+def convergence(ruleset, seats: int, matches: int, runs: int, check_every: int, processes: int = 1) -> dict:
+    """``runs`` runs of the ladder and of the round robin at ``seats`` seats, on ``processes``
+    processes (each run is seeded by its number: the same figures however many)."""
+    jobs = [(ruleset.spec.name, seats, matches, check_every, run) for run in range(runs)]
+    if processes > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(processes) as pool:
+            rows = list(pool.map(_one_run, *zip(*jobs)))
+    else:
+        rows = [_one_run(*job) for job in jobs]
     return {"seats": seats, "matches": matches, "runs": runs, "check_every": check_every, "rows": rows}
 
 
@@ -304,7 +319,8 @@ def run(quick: bool = False) -> dict:
     result = {"quick": quick, "reference": reference(ruleset, sizes["reference"], random.Random("reference"))}
     for seats in (2, 4):
         matches, runs, check_every = sizes[seats]
-        result[f"convergence_{seats}"] = convergence(ruleset, seats, matches, runs, check_every)
+        result[f"convergence_{seats}"] = convergence(ruleset, seats, matches, runs, check_every,
+                                                     processes=1 if quick else PROCESSES)
     result["hour"] = hour(ruleset, sizes["hour"], random.Random("hour"))
     result["seconds"] = time.perf_counter() - started
     return result
@@ -348,7 +364,8 @@ def report(result: dict) -> list[str]:
                   f"{_median([r['robin'][1] for r in rows])} | "
                   f"{statistics.median(r['robin_tau_end'] for r in rows):.3f} |",
                   f"| round robin (openskill) | {_median([r['robin_openskill'][0] for r in rows])} | "
-                  f"{_median([r['robin_openskill'][1] for r in rows])} | |"]
+                  f"{_median([r['robin_openskill'][1] for r in rows])} | "
+                  f"{statistics.median(r['robin_openskill_tau_end'] for r in rows):.3f} |"]
         at = [r["robin_tau_at_ladder"] for r in rows if r["robin_tau_at_ladder"] is not None]
         ratios = [r["ladder"][0] / r["robin"][0] for r in rows if r["ladder"][0] and r["robin"][0]]
         lines += ["", f"Per run (ladder / round robin, first reached): "

@@ -401,7 +401,11 @@ def bot_page_context(request, bot: Bot, **extra) -> dict:
     entry = LadderEntry.objects.select_related("version", "ladder").filter(bot=bot).first()
     ladder_row = next((row for row in ladder_leaderboard(ladder=entry.ladder) if row["entry"].pk == entry.pk),
                       None) if entry and entry.active else None
+    from .site_ladder import version_ladder_rows
+
     return {
+        "version_rows": version_ladder_rows(versions=versions.object_list, ladder=entry and entry.ladder,
+                                            user=request.user),
         "entry": entry, "ladder_row": ladder_row, "is_owner": request.user.is_authenticated and bot.owner_id == request.user.pk,
         "bot": bot, "title": _title(bot.game), "versions": versions,
         "rating": next((r for r in bot.ratings.all() if r.game == bot.game), None),

@@ -8,11 +8,18 @@ from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from ladder.models import Ladder, LadderEntry
-from ladder.selectors import ladder_leaderboard, ladder_summaries
+from ladder.models import Ladder, LadderEntry, LadderRating
+from ladder.selectors import ladder_leaderboard, ladder_rating_history, ladder_summaries
 from ladder.services import ladder_entry_set_active
 
-from .site import GAME_RECENT, _paged, _title, game_or_404, match_rows, matches_shown, site_page
+from .pages import _spread
+from .site import (CHART_BOTTOM, CHART_HEIGHT, CHART_LEFT, CHART_MARKS, CHART_RIGHT, CHART_TOP, CHART_WIDTH,
+                   GAME_RECENT, _paged, _tick, _title, game_or_404, match_rows, matches_shown, rating_chart,
+                   seated, site_page)
+
+CHART_BOTS = 5  # the leaderboard's top bots drawn on a ladder's rating chart
+VERSION_RECENT = 5  # matches listed under each version on a bot's page
+VERSION_RECENT_READ = 200  # ... taken from the bot's latest matches (one query, whatever the page holds)
 
 
 @site_page
@@ -29,10 +36,71 @@ def ladder_detail(request, name):
     ladder = Ladder.objects.filter(game=game["name"]).first()
     if ladder is None:
         raise Http404(f"{game['title']} has no ladder yet")
-    board = _paged(request, ladder_leaderboard(ladder=ladder))
+    rows = ladder_leaderboard(ladder=ladder)
+    board = _paged(request, rows)
     latest = matches_shown(request.user).filter(ladder_match__ladder=ladder)[:GAME_RECENT]
+    history = ladder_rating_history(ladder=ladder)
+    series = [{"bot": row["bot"], "version": row["version"], "points": history[row["entry"].version_id]}
+              for row in rows if history.get(row["entry"].version_id)][:CHART_BOTS]
     return render(request, "site/ladder.html", {"game": game, "ladder": ladder, "board": board,
-                                                "matches": match_rows(latest)})
+                                                "matches": match_rows(latest), "chart": ladder_chart(series)})
+
+
+def ladder_chart(series: list[dict]) -> dict | None:
+    """Coordinates for the SVG chart of several bots' ratings on one ladder (api.site's chart,
+    one line a bot): x the ladder's match number (its rated matches in the order they ended, so
+    the lines share one time axis), y the conservative rating mu - 3 sigma after each of the
+    bot's matches; None without a point. ``series``: ``{"bot", "version", "points"}`` with the
+    points of ladder.selectors.ladder_rating_history."""
+    if not series:
+        return None
+    values = [p["ordinal"] for s in series for p in s["points"]]
+    low, high = min(values), max(values)
+    if high - low < 1:
+        low, high = (low + high) / 2 - 0.5, (low + high) / 2 + 0.5
+    first = min(p["number"] for s in series for p in s["points"])
+    last = max(p["number"] for s in series for p in s["points"])
+
+    def x(n):
+        return CHART_LEFT + (CHART_WIDTH * (n - first) / (last - first) if last > first else CHART_WIDTH / 2)
+
+    def y(v):
+        return CHART_TOP + CHART_HEIGHT * (high - v) / (high - low)
+
+    lines = []
+    for index, line in enumerate(series):
+        points = [(x(p["number"]), y(p["ordinal"])) for p in line["points"]]
+        marks = [{"x": f"{px:.1f}", "y": f"{py:.1f}", "k": i + 1, **line["points"][i]}
+                 for i, (px, py) in _spread(list(enumerate(points)), CHART_MARKS // len(series))]
+        lines.append({"index": index, "bot": line["bot"], "version": line["version"], "marks": marks,
+                      "line": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+                      "games": len(line["points"]), "now": line["points"][-1]["ordinal"]})
+    levels = [{"y": f"{y(v):.1f}", "label": _tick(v)} for v in (high, (low + high) / 2, low)]
+    return {"width": CHART_LEFT + CHART_WIDTH + CHART_RIGHT, "height": CHART_TOP + CHART_HEIGHT + CHART_BOTTOM,
+            "left": CHART_LEFT, "right": CHART_LEFT + CHART_WIDTH, "levels": levels, "series": lines,
+            "first": first, "last": last}
+
+
+def version_ladder_rows(*, versions, ladder, user) -> list[dict]:
+    """For each of ``versions`` (a page of a bot's versions): its rating on ``ladder`` (the
+    bot's; None if it never joined one) now and after each of its ladder matches (the chart),
+    and its latest matches. A fixed number of queries: the ladder's fold (cached) and ratings,
+    and the versions' latest VERSION_RECENT_READ matches (and their bots), shared out by
+    version."""
+    versions = list(versions)
+    history = ladder_rating_history(ladder=ladder) if ladder else {}
+    ratings = ({r.version_id: r for r in LadderRating.objects.filter(ladder=ladder, version__in=versions)}
+               if ladder else {})
+    recent = list(matches_shown(user).filter(seated([v.pk for v in versions]))[:VERSION_RECENT_READ])
+    mine: dict[int, list] = {v.pk: [] for v in versions}
+    for match in recent:
+        for version_id in {s.get("bot_version") for s in match.seats if isinstance(s, dict)} & mine.keys():
+            if len(mine[version_id]) < VERSION_RECENT:
+                mine[version_id].append(match)
+    rows_by_match = {row["match"].pk: row for row in match_rows({m for ms in mine.values() for m in ms})}
+    return [{"version": v, "rating": ratings.get(v.pk), "chart": rating_chart(history.get(v.pk, [])),
+             "chart_id": f"ladder-chart-v{v.number}",
+             "matches": [rows_by_match[m.pk] for m in mine[v.pk]]} for v in versions]
 
 
 @require_POST

@@ -39,6 +39,7 @@ from bench import append as append_bench  # noqa: E402  (after the sys.path line
 from bench import balance as balance_bench  # noqa: E402
 from bench import brackets as brackets_bench  # noqa: E402
 from bench import fold as fold_bench  # noqa: E402
+from bench import ladder as ladder_bench  # noqa: E402
 from bench import load as load_bench  # noqa: E402
 from bench import games as games_bench  # noqa: E402
 from bench import protocol as protocol_bench  # noqa: E402
@@ -65,6 +66,8 @@ EXTRA = {
                  brackets_bench, "in process"),
     "recovery": ("## Recovery: workers killed under a running tournament (bench/recovery.py)",
                  recovery_bench, "recovery.py"),
+    "ladder": ("## The ladder: convergence against a round robin, fairness and throughput (bench/ladder.py)",
+               ladder_bench, "in process"),
     "load": ("## Load: 200 clients against the production server (bench/load.py)", load_bench, "load.py"),
     "search": ("## The search bot against each game's best bot (bench/search.py)", search_bench,
                "in process"),

@@ -118,3 +118,16 @@ def _seated(keys: list[int], history: History, rng) -> tuple[int, ...]:
         order.append(key)
         left.remove(key)
     return tuple(order)
+
+
+def history_of(matches: Sequence[Sequence[int]]) -> History:
+    """The History of a ladder's latest ``matches`` (each its player keys in seat order, oldest
+    first): each player's opponents, newest last, and how often it held each seat."""
+    recent: dict[int, list[int]] = {}
+    seat_counts: dict[int, dict[int, int]] = {}
+    for keys in matches:
+        for seat, key in enumerate(keys):
+            counts = seat_counts.setdefault(key, {})
+            counts[seat] = counts.get(seat, 0) + 1
+            recent.setdefault(key, []).extend(other for other in keys if other != key)
+    return History(recent=recent, seat_counts=seat_counts)

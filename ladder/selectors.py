@@ -60,3 +60,44 @@ def ladder_summaries() -> list[dict]:
         running=Count("matches", filter=Q(matches__match__status=Match.Status.RUNNING), distinct=True))
     return [{"game": ladder.game, "seats": ladder.seats, "entries": ladder.active, "matches": ladder.made,
              "in_flight": ladder.running, "created_at": ladder.created_at} for ladder in ladders.order_by("game")]
+
+
+HISTORY_CACHE_SECONDS = 3600  # a fold is kept until another ladder match is folded in (the key says)
+
+
+def ladder_rating_history(*, ladder) -> dict[int, list[dict]]:
+    """Each version's rating after each of its ladder matches, by version id: the fold of the
+    ladder's rated matches in the order they ended (ladder.ratings, the fold ladder.services
+    stores), so each version's last point is its rating on the leaderboard. A point: ``number`` (the
+    ladder's match number, from 1, in that order), ``match``, ``ended_at``, ``mu``, ``sigma``,
+    ``ordinal`` (mu - 3 sigma) and ``place``. Cached until the next match is folded in."""
+    from django.core.cache import cache
+    from django.db.models import Count, Max
+
+    from replays.models import Match
+
+    from .models import LadderMatch
+    from .ratings import conservative, fresh_rating, rate_match, rating_model
+
+    folded = LadderMatch.objects.filter(ladder=ladder, applied=True, match__status=Match.Status.ENDED)
+    head = folded.aggregate(count=Count("id"), last=Max("match__ended_at"))
+    key = f"ladder:rating-history:1:{ladder.pk}:{head['count']}:{head['last'] and head['last'].isoformat()}"
+    history = cache.get(key)
+    if history is not None:
+        return history
+    model, ratings, history = rating_model(), {}, {}
+    rows = folded.order_by("match__ended_at", "match_id").values_list("match_id", "match__ended_at", "match__seats",
+                                                                    "match__result")
+    for n, (match_id, ended_at, seats, result) in enumerate(rows, 1):
+        versions = [seat.get("bot_version") for seat in seats]
+        if len(set(versions)) != len(versions):
+            continue  # one version in two seats rates nobody (ladder.services._fold)
+        placings = result["placings"]
+        rated = rate_match(model, [ratings.get(v) or fresh_rating(model) for v in versions], placings)
+        for version, rating, place in zip(versions, rated, placings):
+            ratings[version] = rating
+            history.setdefault(version, []).append({
+                "number": n, "match": str(match_id), "ended_at": ended_at, "mu": rating[0], "sigma": rating[1],
+                "ordinal": conservative(rating), "place": place})
+    cache.set(key, history, HISTORY_CACHE_SECONDS)
+    return history

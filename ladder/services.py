@@ -30,8 +30,9 @@ from bots.services import builtin_bot_versions, match_start
 from games.engine import registry
 from replays.models import Event, Match
 
-from .matchmaking import History, Player, next_pairings
+from .matchmaking import History, Player, history_of, next_pairings
 from .models import Ladder, LadderEntry, LadderMatch, LadderRating, VersionCheck
+from .ratings import conservative, rate_match, rating_model
 
 CHECK_OPPONENT = "random"
 # A seat's fault, as the log records it: a forfeit, or a move played for the seat after a fault.
@@ -213,23 +214,15 @@ def _player(entry: LadderEntry, rating: "LadderRating | None", fresh, busy: bool
 
 
 def _history(ladder: Ladder, window: int = HISTORY_MATCHES) -> History:
-    """Each entry's opponents in the ladder's last ``window`` matches (oldest first) and how
-    often it held each seat in them: a bounded read, however long the ladder has run."""
-    recent: dict[int, list[int]] = {}
-    seat_counts: dict[int, dict[int, int]] = {}
+    """Each entry's opponents in the ladder's last ``window`` matches and how often it held
+    each seat in them (ladder.matchmaking.history_of): a bounded read, however long the ladder
+    has run."""
     rows = LadderMatch.objects.filter(ladder=ladder).order_by("-created_at", "-id").values_list("entries", flat=True)
-    for entries in rows[:window]:
-        for seat, key in enumerate(entries):
-            counts = seat_counts.setdefault(key, {})
-            counts[seat] = counts.get(seat, 0) + 1
-            recent.setdefault(key, []).extend(other for other in entries if other != key)
-    return History(recent={key: list(reversed(keys)) for key, keys in recent.items()}, seat_counts=seat_counts)
+    return history_of(list(reversed(rows[:window])))
 
 
 def _model():
-    from openskill.models import PlackettLuce
-
-    return PlackettLuce()
+    return rating_model()
 
 
 def ladder_match_finished(*, match_id) -> int:
@@ -268,9 +261,9 @@ def _fold(ladder: Ladder, ladder_match: LadderMatch, model, cache: dict) -> bool
                 ladder=ladder, version_id=version,
                 defaults={"mu": fresh.mu, "sigma": fresh.sigma, "conservative": fresh.ordinal()})[0]
         rows.append(cache[version])
-    teams = [[model.rating(mu=row.mu, sigma=row.sigma, name=str(row.version_id))] for row in rows]
-    for row, [rated] in zip(rows, model.rate(teams, ranks=match.result["placings"])):
-        row.mu, row.sigma, row.conservative, row.games = rated.mu, rated.sigma, rated.ordinal(), row.games + 1
+    rated = rate_match(model, [(row.mu, row.sigma) for row in rows], match.result["placings"])
+    for row, (mu, sigma) in zip(rows, rated):
+        row.mu, row.sigma, row.conservative, row.games = mu, sigma, conservative((mu, sigma)), row.games + 1
         row.save(update_fields=["mu", "sigma", "conservative", "games"])
     return True
 

@@ -1,10 +1,14 @@
 """Issue 43.4, the ladder's pages in headless Chromium (the browser of the viewer's tests; a
-failure, not a skip, under ARENA_REQUIRE_BROWSER=1): from the nav to a ladder's leaderboard, to
-a bot's page, where its owner, logged in through the form, takes it off the ladder and puts it
+failure, not a skip, under ARENA_REQUIRE_BROWSER=1): from the nav to a ladder's leaderboard and
+the rating chart of its top bots (drawn with the ratings of the fold), to a bot's page with its
+version's chart and latest matches, where its owner, logged in through the form, takes it off the ladder and puts it
 back. Screenshots go to var/test-artifacts/ladder-<name>.png."""
+import pytest
+
 from bots.driver import match_drive
 from bots.services import bot_create, bot_version_upload
-from ladder.models import LadderEntry, VersionCheck
+from ladder.models import LadderEntry, LadderRating, VersionCheck
+from ladder.selectors import ladder_rating_history
 from ladder.services import ladder_entry_update, ladder_get_or_create, ladder_match_finished, ladder_top_up
 
 from ..api.conftest import make_user
@@ -42,7 +46,30 @@ def test_a_visitor_reads_the_ladder_and_an_owner_switches_a_bot_off_and_on(page,
     assert rows.count() == 3  # heuristic, random and merlin (not played yet: the fresh rating)
     assert [rows.nth(i).locator("td").first.inner_text() for i in range(3)] == ["1", "2", "3"]
     assert page.locator("tr.match-row").count() == 3
+    # The rating chart of the top bots, as Chromium draws it: a line a bot, through the rating
+    # after each of its ladder matches, the last at its rating on the leaderboard.
+    drawn = page.evaluate("""() => Array.from(document.querySelectorAll('#ladder-chart g.series')).map(g => ({
+        bot: g.dataset.bot, games: +g.dataset.games,
+        points: g.querySelector('polyline').points.numberOfItems,
+        ratings: Array.from(g.querySelectorAll('circle')).map(c => +c.dataset.rating),
+        visible: g.querySelector('polyline').getBBox().width > 0}))""")
+    history = ladder_rating_history(ladder=ladder)
+    expected = {str(r.version.bot_id): r for r in LadderRating.objects.filter(ladder=ladder).select_related("version")}
+    assert sorted(line["bot"] for line in drawn) == sorted(expected) and len(drawn) == 2
+    for line in drawn:
+        rating = expected[line["bot"]]
+        assert line["games"] == line["points"] == rating.games == 3 and line["visible"]
+        assert line["ratings"] == pytest.approx([p["ordinal"] for p in history[rating.version_id]], abs=1e-4)
+        assert line["ratings"][-1] == pytest.approx(rating.conservative, abs=1e-4)
+    assert page.locator(".chart-legend li").count() == 2
     _shot(page, "leaderboard")
+    heuristic = LadderEntry.objects.get(ladder=ladder, bot__name="heuristic")
+    _follow(page, page.locator(".chart-legend a", has_text="heuristic"), f"{url}/bots/{heuristic.bot_id}/")
+    version_chart = page.locator("#ladder-chart-v1 circle")
+    assert [float(v) for v in version_chart.evaluate_all("cs => cs.map(c => c.dataset.rating)")] == \
+        pytest.approx([p["ordinal"] for p in history[heuristic.version_id]], abs=1e-4)
+    assert page.locator("#version-1 tr.match-row").count() == 3
+    _shot(page, "bot-versions")
 
     page.goto(f"{url}/login/?next=/bots/{mine.pk}/")
     page.fill("#id_username", "alice")

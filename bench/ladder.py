@@ -1,0 +1,401 @@
+"""The ladder's matchmaking measured (issue 43, "Measured"): convergence against a round robin,
+and fairness and throughput over a simulated hour.
+
+Offline: the matches are real Sorcado matches played by the games package's runner (no
+database, no broker), but the pairings are ladder/matchmaking.py's ``next_pairings`` with the
+History the service builds (``history_of`` over the last 200 matches) and the ratings are
+ladder/ratings.py's fold, the very code ladder.services runs. Pure Python, deterministic for a
+given seed: every match's seed and every bot's seed come from the run's own random stream.
+
+**The bots, of a known order of strength.** Sorcado's ``heuristic`` bot wins about 95 % of its
+games against ``random``; a bot of strength ``p`` plays the heuristic's move with probability
+``p`` and a uniformly random legal move otherwise (``MixedBot``), so strength rises with ``p``
+and its budget is a probability, not a clock: a busy machine cannot reorder the bots. Four
+classes, p = 0, 1/3, 2/3, 1 (0 is ``random``, 1 is ``heuristic``), three copies each: 12 bots.
+The copies of a class are equally strong, so the known order is an order of classes, and
+Kendall's tau is taken over the pairs of bots of different classes only (54 of the 66 pairs;
+a pair is concordant when the ranking puts the stronger class first, discordant when it puts it
+last, and a tie in the ranking counts as neither). The reference measurement below plays each
+class against the next one up to show that the order holds.
+
+(The search bot at fixed iteration counts was the first choice. In Sorcado it is weak at budgets
+a benchmark can afford: in a pilot, 8 and 32 iterations a move won 1 of 6 games each against
+the heuristic bot at 0.27 and 0.93 s a game, so neither its place among the others nor a
+cheap run could be had; a first-legal bot's place is unknown too.)
+
+**Convergence.** One run: the ladder's matchmaker keeps ``CAP`` matches in flight (each a free
+bot's next match; the oldest ends first) until ``matches`` have ended, ranking the bots by mu -
+3 sigma (the leaderboard) every ``CHECK_EVERY`` matches; a round robin of the same bots plays
+the same number of matches (every pairing, or every pod of four, in a random order each cycle,
+seats rotating), ranked by its standings (mean score a match, 1 for a win, 0 for a loss, ties
+shared; in a pod of four 1, 2/3, 1/3, 0 by place) and, as a check, by the same openskill fold.
+Reported: the matches each needed until Kendall's tau first reached TAU (0.85) and until it
+stayed there to the end of the run, median over REPEATS runs, and the round robin's tau at the
+ladder's count. Two players, then pods of four.
+
+**Fairness and throughput.** An hour on a simulated clock: the beat tops the ladder up every
+LADDER_SECONDS (10 s) to CAP_HOUR matches in flight; a match lasts MOVE_SECONDS (0.1 s) a
+recorded event (fast bots); the ratings fold each match when it ends. Reported: every bot's
+share of the matches that started once every rating had settled (sigma below SETTLED_SIGMA)
+against the mean share, the most matches ever in flight, and the matchmaker's own time per
+scheduled match (``history_of`` and ``next_pairings``, CPU time) against one openskill update
+of a two-player match measured in the same run.
+
+Run alone: ``nice -n 10 .venv/bin/python bench/ladder.py [--quick]`` prints the report; the
+whole bench runs in some minutes on two cores (``--quick``: a few seconds, for a test).
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games.engine import registry  # noqa: E402  (after the sys.path line above)
+from games.engine.bots import Bot, RandomBot  # noqa: E402
+from games.engine.runner import playout  # noqa: E402
+from ladder.matchmaking import Player, history_of, next_pairings  # noqa: E402
+from ladder.ratings import conservative, fresh_rating, rate_match, rating_model  # noqa: E402
+
+GAME = "sorcado"
+STRENGTHS = (0.0, 1 / 3, 2 / 3, 1.0)
+COPIES = 3
+TAU = 0.85
+CAP = 2  # matches in flight (settings.LADDER_MATCHES_IN_FLIGHT's default)
+HISTORY_MATCHES = 200  # ladder.services.HISTORY_MATCHES
+SIZES = {  # per seat count: (matches a run, runs, check every); reference games per class pair
+    "full": {2: (600, 5, 12), 4: (480, 3, 12), "reference": 200, "hour": 3600},
+    "quick": {2: (24, 1, 12), 4: (12, 1, 12), "reference": 2, "hour": 120},
+}
+LADDER_SECONDS = 10.0  # settings.LADDER_SECONDS's default: the beat
+MOVE_SECONDS = 0.1  # simulated time a recorded event takes (fast bots)
+CAP_HOUR = 4
+SETTLED_SIGMA = 3.0
+FAIR = 0.25  # every share within 25 % of the mean
+PROCESSES = 2  # the convergence runs are independent: two at a time (two cores)
+
+
+class MixedBot(Bot):
+    """The heuristic bot's move with probability ``strength``, else a uniformly random legal
+    move (its own seeded stream decides which)."""
+
+    def __init__(self, ruleset, seed: int = 0, *, strength: float):
+        super().__init__(ruleset, seed)
+        self.strength = strength
+        self.name = f"mixed-{strength:g}"
+        self.heuristic = ruleset.builtin_bots()["heuristic"](ruleset, seed + 1)
+
+    def hello(self, message: dict) -> None:
+        super().hello(message)
+        self.heuristic.hello(message)
+
+    def act(self, message: dict):
+        if self.rng.random() < self.strength:
+            return self.heuristic.act(message)
+        return self.rng.choice(message["legal_actions"])
+
+
+def lineup() -> list[float]:
+    """Each bot's strength, by key: COPIES bots of each class."""
+    return [strength for strength in STRENGTHS for _ in range(COPIES)]
+
+
+def play(ruleset, strengths: list[float], rng: random.Random) -> tuple[list[int], int]:
+    """One match of bots of ``strengths`` (by seat), seeded from ``rng``: (placings, events)."""
+    bots = {seat: (RandomBot(ruleset, rng.randrange(2 ** 31)) if strength == 0
+                   else MixedBot(ruleset, rng.randrange(2 ** 31), strength=strength))
+            for seat, strength in enumerate(strengths)}
+    records = playout(ruleset, len(strengths), seed=rng.randbytes(32), bots=bots)
+    return records[-1]["payload"]["result"]["placings"], len(records)
+
+
+def kendall_tau(ranking: list[int], strengths: list[float]) -> float:
+    """Kendall's tau between ``ranking`` (keys, best first; equal scores given as the same
+    position are not distinguished here: callers rank by score and pass ``scores``) and the
+    known order, over pairs of bots of different classes."""
+    position = {key: i for i, key in enumerate(ranking)}
+    concordant = discordant = pairs = 0
+    for a in range(len(strengths)):
+        for b in range(a + 1, len(strengths)):
+            if strengths[a] == strengths[b]:
+                continue
+            pairs += 1
+            stronger, weaker = (a, b) if strengths[a] > strengths[b] else (b, a)
+            if position[stronger] < position[weaker]:
+                concordant += 1
+            else:
+                discordant += 1
+    return (concordant - discordant) / pairs
+
+
+def ranked(scores: dict[int, float]) -> list[int]:
+    """Keys best first; equal scores in key order (a tie is broken the same way every time)."""
+    return sorted(scores, key=lambda key: (-scores[key], key))
+
+
+def score(placings: list[int]) -> list[float]:
+    """A match's score by seat: 1 for the best place, 0 for the worst, ties sharing."""
+    players = len(placings)
+    return [sum(1 for other in placings if other > place) / (players - 1)
+            + 0.5 * (sum(1 for other in placings if other == place) - 1) / (players - 1) for place in placings]
+
+
+def ladder_run(ruleset, strengths, *, seats: int, matches: int, check_every: int, rng: random.Random,
+               cap: int = CAP) -> list[tuple[int, float]]:
+    """The ladder's matchmaker playing ``matches`` matches: (matches played, tau) at each check."""
+    model, keys = rating_model(), range(len(strengths))
+    ratings = {key: fresh_rating(model) for key in keys}
+    games = {key: 0 for key in keys}
+    made: list[tuple[int, ...]] = []
+    in_flight: list[tuple[int, ...]] = []
+    taus = []
+    played = 0
+    while played < matches:
+        busy = {key for pairing in in_flight for key in pairing}
+        players = [Player(key, *ratings[key], games[key], key in busy) for key in keys]
+        for pairing in next_pairings(players, seats=seats, wanted=cap - len(in_flight),
+                                     history=history_of(made[-HISTORY_MATCHES:]), rng=rng):
+            made.append(pairing)
+            in_flight.append(pairing)
+        pairing = in_flight.pop(0)
+        placings, _ = play(ruleset, [strengths[key] for key in pairing], rng)
+        for key, rating in zip(pairing, rate_match(model, [ratings[key] for key in pairing], placings)):
+            ratings[key], games[key] = rating, games[key] + 1
+        played += 1
+        if played % check_every == 0:
+            taus.append((played, kendall_tau(ranked({k: conservative(r) for k, r in ratings.items()}), strengths)))
+    return taus
+
+
+def round_robin_run(ruleset, strengths, *, seats: int, matches: int, check_every: int,
+                    rng: random.Random) -> list[tuple[int, float, float]]:
+    """A round robin of the same bots for ``matches`` matches: every pairing (or pod) once a
+    cycle in a random order, seats rotating from match to match (pods are listed weakest
+    first: without the rotation the weaker bot would always sit first); (matches, tau of the
+    standings, tau of the openskill fold) at each check."""
+    from itertools import combinations
+
+    model, keys = rating_model(), range(len(strengths))
+    ratings = {key: fresh_rating(model) for key in keys}
+    points = {key: 0.0 for key in keys}
+    played_by = {key: 0 for key in keys}
+    pods = list(combinations(keys, seats))
+    taus, played = [], 0
+    while played < matches:
+        order = pods[:]
+        rng.shuffle(order)
+        for pod in order:
+            turn = played % seats  # seats rotate match by match: no class keeps the same seat
+            seated = pod[turn:] + pod[:turn]
+            placings, _ = play(ruleset, [strengths[key] for key in seated], rng)
+            for key, value in zip(seated, score(placings)):
+                points[key] += value
+                played_by[key] += 1
+            for key, rating in zip(seated, rate_match(model, [ratings[key] for key in seated], placings)):
+                ratings[key] = rating
+            played += 1
+            if played % check_every == 0:
+                standings = {key: points[key] / max(played_by[key], 1) for key in keys}
+                taus.append((played, kendall_tau(ranked(standings), strengths),
+                             kendall_tau(ranked({k: conservative(r) for k, r in ratings.items()}), strengths)))
+            if played == matches:
+                break
+    return taus
+
+
+def reached(taus: list[tuple], column: int = 1) -> tuple[int | None, int | None]:
+    """(the first count at which tau >= TAU, the count from which it stayed there), None if never."""
+    first = next((row[0] for row in taus if row[column] >= TAU), None)
+    held = None
+    for row in reversed(taus):
+        if row[column] < TAU:
+            break
+        held = row[0]
+    return first, held
+
+
+def reference(ruleset, games: int, rng: random.Random) -> list[dict]:
+    """Each class against the next one up, two players, seats alternating: the known order."""
+    rows = []
+    for weak, strong in zip(STRENGTHS, STRENGTHS[1:]):
+        points = 0.0
+        for i in range(games):
+            seated = [strong, weak] if i % 2 == 0 else [weak, strong]
+            placings, _ = play(ruleset, seated, rng)
+            points += score(placings)[i % 2]
+        rows.append({"weak": weak, "strong": strong, "games": games, "score": points / games})
+    return rows
+
+
+def _one_run(ruleset_name: str, seats: int, matches: int, check_every: int, run: int) -> dict:
+    """One run of the ladder and of the round robin (a process of its own; seeded by ``run``)."""
+    ruleset, strengths = registry.get(ruleset_name), lineup()
+    print(f"ladder bench: {seats} players, run {run + 1} ...", file=sys.stderr, flush=True)
+    ladder = ladder_run(ruleset, strengths, seats=seats, matches=matches, check_every=check_every,
+                        rng=random.Random(f"ladder-{seats}-{run}"))
+    robin = round_robin_run(ruleset, strengths, seats=seats, matches=matches, check_every=check_every,
+                            rng=random.Random(f"round-robin-{seats}-{run}"))
+    first, _ = reached(ladder)
+    at = dict((n, tau) for n, tau, _ in robin)
+    return {"ladder": reached(ladder), "robin": reached(robin), "robin_openskill": reached(robin, 2),
+            "robin_tau_at_ladder": at.get(first) if first else None,
+            "ladder_tau_end": ladder[-1][1], "robin_tau_end": robin[-1][1], "robin_openskill_tau_end": robin[-1][2]}
+
+
+def convergence(ruleset, seats: int, matches: int, runs: int, check_every: int, processes: int = 1) -> dict:
+    """``runs`` runs of the ladder and of the round robin at ``seats`` seats, on ``processes``
+    processes (each run is seeded by its number: the same figures however many)."""
+    jobs = [(ruleset.spec.name, seats, matches, check_every, run) for run in range(runs)]
+    if processes > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(processes) as pool:
+            rows = list(pool.map(_one_run, *zip(*jobs)))
+    else:
+        rows = [_one_run(*job) for job in jobs]
+    return {"seats": seats, "matches": matches, "runs": runs, "check_every": check_every, "rows": rows}
+
+
+def hour(ruleset, seconds: float, rng: random.Random) -> dict:
+    """The beat's matchmaker over ``seconds`` of simulated time (see the module docstring)."""
+    model, strengths = rating_model(), lineup()
+    keys = range(len(strengths))
+    ratings = {key: fresh_rating(model) for key in keys}
+    games = {key: 0 for key in keys}
+    made, running = [], []  # running: (end time, pairing, placings)
+    started_at: list[tuple[float, tuple[int, ...]]] = []
+    most, settled_at, cost, scheduled, now = 0, None, 0.0, 0, 0.0
+    while now < seconds:
+        for end in sorted(r for r in running if r[0] <= now):  # the ends the beat's period saw
+            running.remove(end)
+            _, pairing, placings = end
+            for key, rating in zip(pairing, rate_match(model, [ratings[key] for key in pairing], placings)):
+                ratings[key], games[key] = rating, games[key] + 1
+        if settled_at is None and all(sigma < SETTLED_SIGMA for _, sigma in ratings.values()):
+            settled_at = now
+        busy = {key for _, pairing, _ in running for key in pairing}
+        players = [Player(key, *ratings[key], games[key], key in busy) for key in keys]
+        began = time.process_time()
+        pairings = next_pairings(players, seats=2, wanted=CAP_HOUR - len(running),
+                                 history=history_of(made[-HISTORY_MATCHES:]), rng=rng)
+        cost += time.process_time() - began
+        scheduled += len(pairings)
+        for pairing in pairings:
+            made.append(pairing)
+            started_at.append((now, pairing))
+            placings, events = play(ruleset, [strengths[key] for key in pairing], rng)
+            running.append((now + events * MOVE_SECONDS, pairing, placings))
+        most = max(most, len(running))
+        now += LADDER_SECONDS
+    window = [pairing for at, pairing in started_at if settled_at is not None and at >= settled_at]
+    shares = {key: sum(key in pairing for pairing in window) for key in keys}
+    mean = statistics.mean(shares.values()) if window else 0.0
+    update = _update_cost(model)
+    return {"seconds": seconds, "matches": len(started_at), "settled_at": settled_at, "window": len(window),
+            "shares": shares, "mean": mean, "worst": max(abs(s - mean) / mean for s in shares.values()) if mean else None,
+            "most_in_flight": most, "cap": CAP_HOUR, "cost_per_match": cost / max(scheduled, 1),
+            "update": update, "strengths": strengths}
+
+
+def _update_cost(model, repeats: int = 2000) -> float:
+    """CPU seconds of one openskill update of a two-player match (the ratings' own fold step)."""
+    ratings = [fresh_rating(model), fresh_rating(model)]
+    began = time.process_time()
+    for i in range(repeats):
+        ratings = rate_match(model, ratings, [1, 2] if i % 2 else [2, 1])
+    return (time.process_time() - began) / repeats
+
+
+def run(quick: bool = False) -> dict:
+    """Every figure of the report."""
+    sizes = SIZES["quick" if quick else "full"]
+    ruleset = registry.get(GAME)
+    started = time.perf_counter()
+    result = {"quick": quick, "reference": reference(ruleset, sizes["reference"], random.Random("reference"))}
+    for seats in (2, 4):
+        matches, runs, check_every = sizes[seats]
+        result[f"convergence_{seats}"] = convergence(ruleset, seats, matches, runs, check_every,
+                                                     processes=1 if quick else PROCESSES)
+    result["hour"] = hour(ruleset, sizes["hour"], random.Random("hour"))
+    result["seconds"] = time.perf_counter() - started
+    return result
+
+
+def _median(values: list) -> str:
+    """The median of the counts reached, with how many runs never reached it."""
+    got = [v for v in values if v is not None]
+    missing = len(values) - len(got)
+    text = f"{statistics.median(got):.0f}" if got else "never"
+    return text + (f" ({missing} of {len(values)} runs never)" if missing and got else "")
+
+
+def report(result: dict) -> list[str]:
+    """Markdown lines."""
+    bots, classes = len(lineup()), len(STRENGTHS)
+    pairs = bots * (bots - 1) // 2 - classes * COPIES * (COPIES - 1) // 2
+    lines = [f"Sorcado; {bots} bots: {classes} strength classes (a bot of strength p plays the heuristic bot's "
+             f"move with probability p, else a random legal move; p = 0 is `random`, 1 is `heuristic`), "
+             f"{COPIES} copies each. Kendall's tau against the known order over the {pairs} pairs of bots of "
+             f"different classes (copies are equally strong). Pairings by ladder/matchmaking.py, ratings by ladder/ratings.py (the service's "
+             f"code), matches played offline by the games runner; {CAP} matches in flight. Round robin: "
+             f"every pairing (pod) once a cycle in a random order, ranked by its standings (mean score "
+             f"a match); its openskill column ranks the same matches by mu - 3 sigma.", "",
+             "The known order, each class against the next one up (two players, seats alternating):", "",
+             "| weaker p | stronger p | games | stronger's mean score |", "| ---: | ---: | ---: | ---: |"]
+    for row in result["reference"]:
+        lines.append(f"| {row['weak']:.2f} | {row['strong']:.2f} | {row['games']} | {row['score']:.3f} |")
+    for seats in (2, 4):
+        conv = result[f"convergence_{seats}"]
+        rows = conv["rows"]
+        lines += ["", f"Convergence, {seats} players{' (pods of four)' if seats == 4 else ''}: {conv['runs']} "
+                  f"run(s) of {conv['matches']} matches each, tau checked every {conv['check_every']} matches; "
+                  f"matches until tau >= {TAU} (median over the runs):", "",
+                  "| ranking | first reached | held from then to the end | tau at the end (median) |",
+                  "| --- | ---: | ---: | ---: |",
+                  f"| ladder (matchmaker, mu - 3 sigma) | {_median([r['ladder'][0] for r in rows])} | "
+                  f"{_median([r['ladder'][1] for r in rows])} | "
+                  f"{statistics.median(r['ladder_tau_end'] for r in rows):.3f} |",
+                  f"| round robin (standings) | {_median([r['robin'][0] for r in rows])} | "
+                  f"{_median([r['robin'][1] for r in rows])} | "
+                  f"{statistics.median(r['robin_tau_end'] for r in rows):.3f} |",
+                  f"| round robin (openskill) | {_median([r['robin_openskill'][0] for r in rows])} | "
+                  f"{_median([r['robin_openskill'][1] for r in rows])} | "
+                  f"{statistics.median(r['robin_openskill_tau_end'] for r in rows):.3f} |"]
+        at = [r["robin_tau_at_ladder"] for r in rows if r["robin_tau_at_ladder"] is not None]
+        ratios = [r["ladder"][0] / r["robin"][0] for r in rows if r["ladder"][0] and r["robin"][0]]
+        lines += ["", f"Per run (ladder / round robin, first reached): "
+                  + ", ".join(f"{r['ladder'][0] or 'never'} / {r['robin'][0] or 'never'}" for r in rows)
+                  + (f"; ladder/round robin {statistics.median(ratios):.2f} (median)" if ratios else "")
+                  + (f"; the round robin's tau when the ladder first reached {TAU}: "
+                     + ", ".join(f"{t:.3f}" for t in at) if at else "") + "."]
+    hour_ = result["hour"]
+    lines += ["", f"Fairness and throughput: {hour_['seconds'] / 60:.0f} simulated minutes, the beat every "
+              f"{LADDER_SECONDS:g} s topping up to {hour_['cap']} matches in flight, a match lasting "
+              f"{MOVE_SECONDS} s an event (fast bots); {hour_['matches']} matches started."]
+    if hour_["settled_at"] is None:
+        lines.append(f"The ratings never all settled (sigma < {SETTLED_SIGMA}).")
+    else:
+        mean, shares = hour_["mean"], hour_["shares"]
+        lines += [f"Every rating had settled (sigma < {SETTLED_SIGMA}) at minute {hour_['settled_at'] / 60:.1f}; "
+                  f"of the {hour_['window']} matches started from then, each bot played (mean {mean:.1f}):", "",
+                  "| bot (strength p) | " + " | ".join(f"{hour_['strengths'][k]:.2f}" for k in sorted(shares)) + " |",
+                  "| --- | " + " | ".join("---:" for _ in shares) + " |",
+                  "| matches | " + " | ".join(str(shares[k]) for k in sorted(shares)) + " |", "",
+                  f"Largest distance from the mean share: {hour_['worst']:.1%} (the bound: {FAIR:.0%}); "
+                  f"{'within' if hour_['worst'] <= FAIR else 'NOT within'} it."]
+    cost, update = hour_["cost_per_match"], hour_["update"]
+    lines += ["", f"Most matches in flight at once: {hour_['most_in_flight']} (the cap: {hour_['cap']}). "
+              f"The matchmaker's own cost (history_of and next_pairings, CPU time): {cost * 1e6:,.0f} µs a "
+              f"scheduled match, {cost / update:.1f}x one openskill update of a two-player match "
+              f"({update * 1e6:,.0f} µs) measured in the same run.", "",
+              f"({result['seconds']:.0f} s{', --quick' if result['quick'] else ''})"]
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(report(run(quick="--quick" in sys.argv))))

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine import registry
+from games.engine import InvalidOptions, registry
 from replays.models import Event, Match
 from replays.selectors import match_folder
 from replays.services import AppendConflict, event_append, match_abort
@@ -125,6 +125,19 @@ def decision_bound(ruleset, players: int, options: dict) -> int | None:
     uploaded bot's CPU allowance (bots.sandbox.cpu_allowance)."""
     bound = getattr(ruleset, "max_events", None)
     return bound(players, ruleset.options(options)) if bound is not None else None
+
+
+def events_bound_check(ruleset, players: int, options: dict | None) -> None:
+    """Refuse (InvalidOptions, with the reason) options under which a match may legally run
+    longer than the driver plays one (MAX_EVENTS): such a match would be failed by the driver
+    after a million events although no rule was broken (Trap the Wizard's turn_limit and rounds
+    allow 18 M). Called when a match or a tournament is created, before anything is stored."""
+    bound = decision_bound(ruleset, players, options or {})
+    if bound is not None and bound > MAX_EVENTS:
+        raise InvalidOptions(
+            f"these options let a {players}-player match of {ruleset.spec.name} run to {bound:,} events "
+            f"(the game's max_events), more than the {MAX_EVENTS:,} the match driver plays: choose "
+            "options that bound a match to at most that many")
 
 
 def seat_bot(*, seat: int, info: dict, ruleset, time_control: TimeControl, bot_seed: int,

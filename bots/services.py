@@ -40,6 +40,7 @@ def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | Non
     (play_match) once the match is committed. Raises ValueError on a bad policy, time control
     or a bot of another game, and the engine's InvalidOptions/UnknownRuleset. ``rated=False``:
     left out of the game's ratings (a check match)."""
+    from .driver import events_bound_check
     from .referee import FaultPolicy
     from .sandbox import TimeControl
     from .tasks import play_match
@@ -48,6 +49,7 @@ def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | Non
     strangers = [v.bot.name for v in versions if v.bot.game != game]
     if strangers:
         raise ValueError(f"bot(s) {', '.join(strangers)} play another game than {game}")
+    events_bound_check(registry.get(game), len(versions), options)
     policy = FaultPolicy.from_json(fault_policy).to_json()
     try:
         clock = TimeControl(**(time_control or {})).to_json()

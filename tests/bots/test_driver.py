@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from bots.driver import match_drive, match_lease_claim, stuck_match_ids
 from bots.services import builtin_bot_versions, match_start
+from games.engine import registry
 from games.engine.log import validate
 from replays.models import Event, Match
 from replays.selectors import match_records
@@ -248,3 +249,24 @@ def test_it_counts_only_failures_in_a_row(db, settings):
         match_drive(match_id=match.id)
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING
+
+
+LONGER_THAN_THE_DRIVER = {"rounds": 20, "turn_limit": 100_000, "wizards": 6}  # 18 M events by max_events
+
+
+def test_options_that_allow_more_events_than_the_driver_plays_are_refused_at_creation(db):
+    """Issue 40, item 12: Trap the Wizard's options allow up to 18 M events by max_events while
+    the driver stops at MAX_EVENTS; such a match is refused when it is created, with the
+    reason, and nothing is stored. Options within the bound are taken."""
+    from bots.driver import MAX_EVENTS, decision_bound
+    from games.engine import InvalidOptions
+
+    ruleset = registry.get("trap-the-wizard")
+    assert decision_bound(ruleset, 2, LONGER_THAN_THE_DRIVER) > MAX_EVENTS
+    with pytest.raises(InvalidOptions, match=r"max_events.*1,000,000 the match driver plays"):
+        match_start(ruleset="trap-the-wizard", versions=_versions(), options=LONGER_THAN_THE_DRIVER,
+                    queue=False)
+    assert not Match.objects.exists()
+    within = {"rounds": 20, "turn_limit": 5_000, "wizards": 6}
+    assert decision_bound(ruleset, 2, within) <= MAX_EVENTS
+    assert match_start(ruleset="trap-the-wizard", versions=_versions(), options=within, queue=False)

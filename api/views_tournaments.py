@@ -188,7 +188,8 @@ class TournamentStart(APIView):
 
 
 class TournamentCancel(APIView):
-    """Cancel a draft or running tournament (organiser)."""
+    """Cancel a draft or running tournament (organiser): its running and queued matches are
+    aborted with the reason in their logs, and none of them is rated."""
 
     @extend_schema(request=None, responses={200: TournamentOutput})
     def post(self, request, tournament_id: int):

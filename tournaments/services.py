@@ -13,6 +13,7 @@ from django.utils import timezone
 from bots.models import Bot, BotVersion
 from bots.services import match_start
 from replays.models import Match
+from replays.services import AppendConflict, match_abort
 
 from . import formats
 from .models import Correction, Entry, Pairing, PairingGame, Rating, Round, Tournament
@@ -84,9 +85,38 @@ def tournament_start(*, tournament: Tournament, queue: bool = True) -> list[Matc
     return started
 
 
-def tournament_cancel(*, tournament: Tournament) -> None:
-    Tournament.objects.filter(pk=tournament.pk, status__in=["draft", "running"]) \
-        .update(status=Tournament.Status.CANCELLED, cancelled_at=timezone.now())
+def tournament_cancel(*, tournament: Tournament) -> list:
+    """Draft or running -> cancelled, and every match of it still running aborted with the
+    reason in its log (``match_aborted``): an aborted match has no result, so nothing of it is
+    rated. A driver playing one finds the log ended at its next append and stops without
+    writing; a queued driver finds the match not running. Returns the ids of the matches
+    aborted. One transaction under the tournament's row lock, so no advance starts a match
+    beside it."""
+    reason = f"tournament {tournament.pk} was cancelled"
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().filter(
+            pk=tournament.pk, status__in=[Tournament.Status.DRAFT, Tournament.Status.RUNNING]).first()
+        if locked is None:
+            return []
+        locked.status, locked.cancelled_at = Tournament.Status.CANCELLED, timezone.now()
+        locked.save(update_fields=["status", "cancelled_at"])
+        running = Match.objects.filter(pairing_game__pairing__tournament=locked, status=Match.Status.RUNNING)
+        aborted = [match.pk for match in running if _match_abort_on_cancel(match, reason)]
+    tournament.status, tournament.cancelled_at = locked.status, locked.cancelled_at
+    return aborted
+
+
+def _match_abort_on_cancel(match: Match, reason: str) -> bool:
+    """Abort a running match of a cancelled tournament; False if it ended first. A driver
+    appending at the same moment wins the seq (AppendConflict): read the head again and retry."""
+    for _ in range(100):  # a driver appends one event a step: it cannot win a hundred races
+        try:
+            match_abort(match=match, reason=reason)
+            return True
+        except AppendConflict:
+            if Match.objects.filter(pk=match.pk).values_list("status", flat=True).first() != Match.Status.RUNNING:
+                return False
+    raise AppendConflict(f"match {match.pk}: could not append its abort")
 
 
 def tournament_advance(*, tournament_id, queue: bool = True, wait: bool = True) -> list[Match]:

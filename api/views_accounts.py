@@ -8,7 +8,6 @@ from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from .errors import ApiError
@@ -16,9 +15,10 @@ from .models import ApiToken
 from .serializers_accounts import (TokenCreatedOutput, TokenCreateInput, TokenOutput, UserOutput,
                                    UserRegisterInput)
 from .services import token_create, token_revoke, user_register
+from .throttles import AtomicRateThrottle
 
 
-class CredentialThrottle(SimpleRateThrottle):
+class CredentialThrottle(AtomicRateThrottle):
     """Per client address, whoever is logged in: registration and password checks are what a
     scripted attacker hammers. Rate from settings.API_THROTTLE_CREDENTIALS (default 20/hour)."""
 

@@ -22,6 +22,7 @@ import time
 import uuid
 
 from django.conf import settings
+from django.db import DatabaseError, connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -105,10 +106,32 @@ def _answer_seconds(bot, time_control: TimeControl) -> float:
 def _lease_release(*, match_id, token: str, failures: int = 0) -> None:
     """Give the match up; ``failures`` (drivers in a row that failed) is left for the next one.
     After a failure the lease is left expired rather than cleared, so the sweep retries the
-    match (it retries expired leases only)."""
-    Match.objects.filter(pk=match_id, driver_token=token).update(
-        driver_lease_until=timezone.now() if failures else None,
-        driver_token=f"{FAILED}{failures}" if failures else "")
+    match (it retries expired leases only), at its next run.
+
+    The driver may have failed because its database connection died (a server restart, a
+    terminated backend): the release would then fail on it too, mask the driver's error and
+    leave the lease to run out. So a release that meets a broken connection closes it and is
+    made once more on a fresh one (outside a transaction only: inside one, the caller's, a new
+    connection would not be the caller's)."""
+    def release():
+        Match.objects.filter(pk=match_id, driver_token=token).update(
+            driver_lease_until=timezone.now() if failures else None,
+            driver_token=f"{FAILED}{failures}" if failures else "")
+
+    _on_a_live_connection(release, f"match {match_id}: the lease release")
+
+
+def _on_a_live_connection(write, what: str):
+    """``write()``; if it meets a broken connection, once more on a fresh one (see
+    _lease_release)."""
+    try:
+        return write()
+    except DatabaseError as exc:
+        if connection.in_atomic_block:
+            raise
+        log.warning("%s met a broken connection (%s); made again on a fresh one", what, exc)
+        connection.close()
+        return write()
 
 
 def builtin_bot(ruleset, name: str, seed: int, time_control: TimeControl):
@@ -206,6 +229,7 @@ def match_drive(*, match_id, bot_seed: int = 0, max_events: int | None = None,
         # sandbox, a missing built-in bot) would otherwise hold the match, and its tournament.
         if failures + 1 < _drive_attempts():
             failed_in_a_row = failures + 1
+            log.error("match %s: driver %d in a row failed: %r", match_id, failed_in_a_row, exc)
             raise
         log.error("match %s: aborted after %d failed drivers: %r", match_id, failures + 1, exc)
         return _abort_failing(match_id, failures + 1, exc)
@@ -216,7 +240,14 @@ def match_drive(*, match_id, bot_seed: int = 0, max_events: int | None = None,
                 close()
         if seated is not None:
             seated.update(bots)
-        _lease_release(match_id=match_id, token=token, failures=failed_in_a_row)
+        try:
+            _lease_release(match_id=match_id, token=token, failures=failed_in_a_row)
+        except DatabaseError:
+            if not failed_in_a_row:
+                raise
+            # The database is gone for good: the driver's own error (raised on) is the one to
+            # see; the lease runs out and the sweep retries the match then.
+            log.exception("match %s: the lease could not be released", match_id)
 
 
 def _play(match: Match, lease: _Lease, bots: dict, *, bot_seed: int, max_events: int | None) -> str:
@@ -259,7 +290,8 @@ def _abort_failing(match_id, attempts: int, exc: Exception) -> str:
     """End a match no driver can play, with the reason in its log; "aborted"."""
     reason = f"{attempts} drivers failed in a row; the last: {type(exc).__name__}: {exc}"[:500]
     try:
-        match_abort(match=Match.objects.get(pk=match_id), reason=reason)
+        _on_a_live_connection(lambda: match_abort(match=Match.objects.get(pk=match_id), reason=reason),
+                              f"match {match_id}: the abort")
     except AppendConflict:  # it ended meanwhile (a driver that overlapped us finished it)
         return "not running"
     return "aborted"

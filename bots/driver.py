@@ -208,16 +208,26 @@ def decision_bound(ruleset, players: int, options: dict) -> int | None:
     return bound(players, ruleset.options(options)) if bound is not None else None
 
 
+def events_limit(ruleset, players: int) -> int:
+    """The most events the driver plays in one match of ``players``: MAX_EVENTS, or the game's
+    bound for its default options where that is more (Warlock's and Wizard Kings' bounds are
+    loose, true bounds of 3 M-177 M events; their matches run hundreds). Past it a match is
+    failed as a bug in its rules."""
+    default = decision_bound(ruleset, players, {})
+    return max(MAX_EVENTS, default or 0)
+
+
 def events_bound_check(ruleset, players: int, options: dict | None) -> None:
     """Refuse (InvalidOptions, with the reason) options under which a match may legally run
-    longer than the driver plays one (MAX_EVENTS): such a match would be failed by the driver
-    after a million events although no rule was broken (Trap the Wizard's turn_limit and rounds
-    allow 18 M). Called when a match or a tournament is created, before anything is stored."""
-    bound = decision_bound(ruleset, players, options or {})
-    if bound is not None and bound > MAX_EVENTS:
+    longer than the driver plays one (events_limit): such a match would be failed by the driver
+    although no rule was broken (Trap the Wizard's turn_limit and rounds allow 18 M events
+    against the driver's 1 M). Called when a match or a tournament is created, before anything
+    is stored."""
+    bound, limit = decision_bound(ruleset, players, options or {}), events_limit(ruleset, players)
+    if bound is not None and bound > limit:
         raise InvalidOptions(
             f"these options let a {players}-player match of {ruleset.spec.name} run to {bound:,} events "
-            f"(the game's max_events), more than the {MAX_EVENTS:,} the match driver plays: choose "
+            f"(the game's max_events), more than the {limit:,} the match driver plays: choose "
             "options that bound a match to at most that many")
 
 
@@ -331,12 +341,13 @@ def _play(match: Match, lease: _Lease, bots: dict, *, bot_seed: int, max_events:
     runner = RefereeRunner(folder, seed=bytes(match.seed), bots=bots, append=append,
                            policy=FaultPolicy.from_json(match.fault_policy),
                            strikes=_strikes_so_far(match))
-    for _ in range(MAX_EVENTS if max_events is None else max_events):
+    limit = events_limit(ruleset, len(match.seats))
+    for _ in range(limit if max_events is None else max_events):
         lease.hold_while_asking(bots.values(), time_control)
         if not runner.step():
             return "ended"
     if max_events is None:
-        raise RuntimeError(f"match {match.pk} did not end within {MAX_EVENTS} events")
+        raise RuntimeError(f"match {match.pk} did not end within {limit} events")
     return "paused"
 
 

@@ -320,3 +320,16 @@ def test_a_killed_connection_under_a_running_driver_raises_its_own_error_and_fre
     assert match_drive(match_id=match.pk) == "ended"
     _assert_finished_and_valid(match)
     assert connections["default"].is_usable()
+
+
+def test_every_games_default_options_are_within_the_driver_limit():
+    """The check of item 12 refuses no game's defaults: the limit is the game's bound for its
+    defaults where that is more than MAX_EVENTS (Warlock's and Wizard Kings' are loose)."""
+    from bots.driver import MAX_EVENTS, events_bound_check, events_limit
+
+    for name in registry.names():
+        ruleset = registry.get(name)
+        for players in range(ruleset.spec.min_players, ruleset.spec.max_players + 1):
+            events_bound_check(ruleset, players, {})
+            assert events_limit(ruleset, players) >= MAX_EVENTS
+    assert events_limit(registry.get("trap-the-wizard"), 2) == MAX_EVENTS

@@ -318,11 +318,12 @@ def report(figures: dict) -> list[str]:
 
     lines = [f"A {figures['entrants']}-entrant Swiss of {GAME} ({figures['rounds']} rounds, "
              f"{figures['matches']} matches) on PostgreSQL and Redis with two match workers, one control "
-             f"worker and beat; lease {figures['lease']} s, sweep every {figures['sweep']} s. While a "
-             f"driver waits for a bot it holds its lease for the longest answer the time control allows "
-             f"(move {time_control['move_ms']} ms + bank {time_control['bank_ms']} ms) plus a third of a "
-             f"lease, so a dead driver's lease ends up to that long after the kill; the sweep then queues "
-             f"the match within one interval. {figures['kills']} SIGKILLs of whole workers "
+             f"worker and beat; lease {figures['lease']} s, sweep every {figures['sweep']} s; time control "
+             f"move {time_control['move_ms']} ms + bank {time_control['bank_ms']} ms. A driver renews its "
+             f"lease from a heartbeat thread one lease ahead at most, so a dead driver's lease ends at "
+             f"most one lease after the kill; the sweep then queues the match within one interval. When "
+             f"Redis lost its data, the next sweep queues every waiting match again. "
+             f"{figures['kills']} SIGKILLs of whole workers "
              f"({figures['match_worker_kills']} match workers, {figures['control_kills']} the control "
              f"worker), each started again at once; the tournament finished in {figures['seconds']:.0f} s.",
              "",

@@ -14,7 +14,7 @@ from .errors import ApiError
 from .models import ApiToken
 from .serializers_accounts import (TokenCreatedOutput, TokenCreateInput, TokenOutput, UserOutput,
                                    UserRegisterInput)
-from .services import token_create, token_revoke, user_register
+from .services import UsernameTaken, token_create, token_revoke, user_register
 from .throttles import AtomicRateThrottle
 
 
@@ -44,6 +44,8 @@ class UserRegister(APIView):
         data.is_valid(raise_exception=True)
         try:
             user = user_register(**data.validated_data)
+        except UsernameTaken as exc:  # a well-formed request; the name is in use
+            raise ApiError(str(exc), code="username_taken", status_code=status.HTTP_409_CONFLICT) from None
         except ValueError as exc:
             raise ApiError(str(exc), code="registration_refused") from None
         return Response(UserOutput(user).data, status=status.HTTP_201_CREATED)

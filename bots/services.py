@@ -24,6 +24,10 @@ from .models import Bot, BotVersion
 from .uploads import Limits, inspect_upload, materialize
 
 BOT_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class BotNameTaken(ValueError):
+    """The owner has a bot of that name for that game already."""
 MAX_DESCRIPTION = 2000
 
 
@@ -112,7 +116,7 @@ def bot_create(*, owner, name: str, game: str, description: str = "") -> Bot:
         raise ValueError(f"bot name {name!r} must be 1-64 letters, digits, '-' or '_'")
     if len(description) > MAX_DESCRIPTION:
         raise ValueError(f"the description has {len(description)} characters; the limit is {MAX_DESCRIPTION}")
-    taken = ValueError(f"you already have a bot named {name!r} for {game}")
+    taken = BotNameTaken(f"you already have a bot named {name!r} for {game}")
     if Bot.objects.filter(owner=owner, game=game, name=name).exists():
         raise taken
     try:

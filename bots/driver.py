@@ -294,6 +294,11 @@ def match_drive(*, match_id, bot_seed: int = 0, max_events: int | None = None,
         log.warning("match %s: driver stops: %s", match_id, exc)
         return "lease lost"
     except Exception as exc:
+        if not _still_ours(match_id, token):
+            # the match was taken from us meanwhile (a cancelled tournament's abort, whose lock
+            # may end our append in a deadlock): nothing of ours to retry
+            log.warning("match %s: driver stops, its lease was taken: %r", match_id, exc)
+            return "lease lost"
         # Retried by the sweep, but not forever: an error that comes back on every worker (no
         # sandbox, a missing built-in bot) would otherwise hold the match, and its tournament.
         if failures + 1 < _drive_attempts():
@@ -349,6 +354,16 @@ def _play(match: Match, lease: _Lease, bots: dict, *, bot_seed: int, max_events:
     if max_events is None:
         raise RuntimeError(f"match {match.pk} did not end within {limit} events")
     return "paused"
+
+
+def _still_ours(match_id, token: str) -> bool:
+    """Whether the match still runs under our lease (read on a live connection)."""
+    try:
+        return _on_a_live_connection(lambda: Match.objects.filter(
+            pk=match_id, driver_token=token, status=Match.Status.RUNNING).exists(),
+            f"match {match_id}: the lease check")
+    except DatabaseError:
+        return True  # cannot tell: counted as a failure, as before
 
 
 def _failures_so_far(match_id) -> int:

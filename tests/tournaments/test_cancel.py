@@ -76,7 +76,10 @@ def test_cancel_stops_a_real_worker_mid_match_and_its_queued_match_is_never_play
     lengths = {m.pk: Event.objects.filter(match=m).count() for m in matches}
     # Both tasks have run once the worker says so: the driver stopped, the queued one returned.
     outcomes = _play_match_outcomes(2)
-    assert sorted(outcomes) == ["'lease lost'", "'not running'"], outcomes
+    # the driver at work stops; the queued one finds nothing to do (the match held by the
+    # cancel, or already aborted)
+    assert "'lease lost'" in outcomes and len(outcomes) == 2, outcomes
+    assert outcomes[1 - outcomes.index("'lease lost'")] in ("'busy'", "'not running'"), outcomes
     assert {m.pk: Event.objects.filter(match=m).count() for m in matches} == lengths
     assert ratings_recompute(game=GAME) == 0
 

@@ -28,7 +28,10 @@ class LimitOffsetPagination(pagination.LimitOffsetPagination):
         repeated = [name for name in PageQuery().fields if len(request.query_params.getlist(name)) > 1]
         if repeated:  # DRF would read the last one and ignore the others
             raise serializers.ValidationError({name: ["give this parameter once"] for name in repeated})
-        query = PageQuery(data=request.query_params)
+        # A plain dict, not the QueryDict: DRF reads an empty value of a QueryDict as "not
+        # given", and ``?limit=`` answered the default page; the schema says integer.
+        query = PageQuery(data={name: request.query_params[name] for name in PageQuery().fields
+                                if name in request.query_params})
         query.is_valid(raise_exception=True)
         return super().paginate_queryset(queryset, request, view)
 

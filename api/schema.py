@@ -84,6 +84,9 @@ class AutoSchema(openapi.AutoSchema):
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction == "request" and schema and isinstance(field, serializers.RegexField):
+            # the field's own pattern (drf-spectacular leaves it out; NUL is in none of ours)
+            schema["pattern"] = next(v.regex.pattern for v in field.validators if hasattr(v, "regex"))
         # DRF refuses NUL characters, and strips surrounding whitespace before its blank check
         # (so "  " is blank): minLength 1 alone would promise that both are accepted.
         if (direction == "request" and schema and isinstance(field, serializers.CharField)

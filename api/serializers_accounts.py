@@ -7,7 +7,11 @@ from .serializers_base import Input
 
 class UserRegisterInput(Input):
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+    # What the schema can say of AUTH_PASSWORD_VALIDATORS: at least 10 characters, not all
+    # digits (a common password, or one too like the username, is refused too, with the reason).
+    password = serializers.RegexField(r"^[^\x00]*[^\d\x00][^\x00]*$", min_length=10, max_length=128, write_only=True, trim_whitespace=False,
+                                      help_text="10-128 characters, not all digits; not a common password "
+                                                "nor one too like the username")
     email = serializers.EmailField(required=False, allow_blank=True, default="")
 
 

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from rest_framework import serializers
 
 from games.engine import registry
+from games.engine.protocol import json_type_name
 
 
 def is_json_type(value, kind: type) -> bool:
@@ -33,4 +34,15 @@ class Input(serializers.Serializer):
                 raise serializers.ValidationError(
                     {name: ["unknown field; this request takes: " + ", ".join(self.fields)] for name in unknown},
                     code="unknown_field")
+            not_text = {name: [f"must be a string, got {json_type_name(type(data[name]))}"]
+                        for name, field in self.fields.items()
+                        if isinstance(field, TEXT_FIELDS) and data.get(name) is not None
+                        and not isinstance(data[name], str)}
+            if not_text:  # DRF turns 0 into "0": the schema says string, so a number is refused
+                raise serializers.ValidationError(not_text, code="invalid")
         return super().to_internal_value(data)
+
+
+# Fields whose schema type is string: DRF would take a JSON number (or true) for them and make
+# it text; a client sending one has made a mistake the schema already names (issue 40, item 11).
+TEXT_FIELDS = (serializers.CharField, serializers.ChoiceField)

@@ -3,15 +3,17 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from bots.models import Bot, BotVersion
+from bots.services import MAX_DESCRIPTION
 from tournaments.models import Rating
 
 from .serializers_base import Input, game_choices
 
 
 class BotCreateInput(Input):
-    name = serializers.CharField(max_length=64)
+    name = serializers.RegexField(r"^[A-Za-z0-9_-]{1,64}$", max_length=64,
+                                  help_text="1-64 letters, digits, '-' or '_'")
     game = serializers.ChoiceField(choices=[])
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    description = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

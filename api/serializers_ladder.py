@@ -1,4 +1,5 @@
 """Input and output shapes of the ladders (docs/ladder.md)."""
+from django.conf import settings
 from rest_framework import serializers
 
 from .serializers_base import Input
@@ -46,10 +47,11 @@ class LadderJoinInput(Input):
 
 
 class ScrimmageInput(Input):
-    bot = serializers.IntegerField(help_text="One of your bots, with a version that passed its check match.")
-    opponents = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=20,
+    bot = serializers.IntegerField(min_value=1, help_text="One of your bots, with a version that passed its check match.")
+    opponents = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=20,
                                       help_text="Bots of the same game (built-in or uploaded); games cycle through them.")
-    games = serializers.IntegerField(help_text="1 to SCRIMMAGE_MAX_GAMES (default 20).")
+    games = serializers.IntegerField(min_value=1, max_value=settings.SCRIMMAGE_MAX_GAMES,
+                                     help_text="1 to SCRIMMAGE_MAX_GAMES (default 20).")
     rated = serializers.BooleanField(default=False, help_text="Count the games on the ladder (both sides must be on it).")
 
 

@@ -6,23 +6,53 @@ from rest_framework import serializers
 from games.engine.protocol import json_type_name
 from tournaments import formats
 from tournaments.models import Correction, Entry, Tournament
-from tournaments.services_drafts import MAX_ENTRIES
+from tournaments.services_drafts import MAX_ENTRIES, TIME_CONTROL_LIMITS
 
 from .serializers_base import Input, game_choices, is_json_type
 
 FORMAT_CHOICES = sorted(formats.FORMATS)
+_JSON_TYPES = {bool: {"type": "boolean"}, int: {"type": "integer", "minimum": 1}}
+
+
+def _format_settings_schema() -> dict:
+    """Every setting some format declares (formats' settings_schema), and no other name: the
+    schema said "any object", and the service refused the names no format has (issue 40,
+    item 11). Which format takes which setting, and their limits, are in the descriptions."""
+    properties = {}
+    for format_name, declared in sorted(formats.FORMATS.items()):
+        for name, (kind, default, help_text) in declared.settings_schema.items():
+            entry = properties.setdefault(name, {**_JSON_TYPES[kind], "description": ""})
+            entry["description"] += f"{format_name}: {help_text} (default {default}). "
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+@extend_schema_field(_format_settings_schema())
+class FormatSettingsField(serializers.DictField):
+    """The format's settings (the service checks them against the chosen format)."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": False, "properties": {
+    key: {"type": "integer", "minimum": 1 if key == "move_ms" else 0, "maximum": limit}
+    for key, limit in TIME_CONTROL_LIMITS.items()}})
+class TimeControlField(serializers.DictField):
+    """move_ms, bank_ms, increment_ms (the service checks them, services_drafts)."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": False, "properties": {
+    "on_fault": {"type": "string", "enum": ["forfeit", "default_action"]},
+    "max_strikes": {"type": "integer", "minimum": 0, "maximum": 100}}})
+class FaultPolicyField(serializers.DictField):
+    """on_fault, max_strikes (the service checks them, bots.referee.FaultPolicy)."""
 
 
 class TournamentCreateInput(Input):
     name = serializers.CharField(max_length=120)
     game = serializers.ChoiceField(choices=[])
     format = serializers.ChoiceField(choices=FORMAT_CHOICES)
-    format_settings = serializers.DictField(required=False, default=dict)
+    format_settings = FormatSettingsField(required=False, default=dict)
     rules_options = serializers.DictField(required=False, default=dict)
-    time_control = serializers.DictField(required=False, default=dict,
-                                         help_text="move_ms, bank_ms, increment_ms")
-    fault_policy = serializers.DictField(required=False, default=dict,
-                                         help_text="on_fault, max_strikes")
+    time_control = TimeControlField(required=False, default=dict, help_text="move_ms, bank_ms, increment_ms")
+    fault_policy = FaultPolicyField(required=False, default=dict, help_text="on_fault, max_strikes")
     entries_per_user = serializers.IntegerField(
         required=False, default=1, min_value=1, max_value=MAX_ENTRIES,
         help_text="how many entries one user may put into this tournament (the organiser has no limit)")

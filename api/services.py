@@ -74,6 +74,10 @@ def token_touch(*, token: ApiToken) -> None:
         token.last_used_at = now
 
 
+class UsernameTaken(ValueError):
+    """Another user has the name (compared without case)."""
+
+
 def user_register(*, username: str, password: str, email: str = ""):
     """A new user with a password that passes Django's validators. Raises ValueError with the
     reasons for a taken or bad username or a weak password."""
@@ -84,7 +88,7 @@ def user_register(*, username: str, password: str, email: str = ""):
     except ValidationError as exc:
         raise ValueError(" ".join(m for ms in exc.message_dict.values() for m in ms)) from None
     if User.objects.filter(username__iexact=username).exists():
-        raise ValueError(f"the username {username!r} is taken")
+        raise UsernameTaken(f"the username {username!r} is taken")
     try:
         validators = get_default_password_validators() or get_password_validators(FALLBACK_PASSWORD_VALIDATORS)
         validate_password(password, user=user, password_validators=validators)
@@ -95,5 +99,5 @@ def user_register(*, username: str, password: str, email: str = ""):
         with transaction.atomic():
             user.save()
     except IntegrityError:  # a concurrent registration of the same name won
-        raise ValueError(f"the username {username!r} is taken") from None
+        raise UsernameTaken(f"the username {username!r} is taken") from None
     return user

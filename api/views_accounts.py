@@ -8,17 +8,17 @@ from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from .errors import ApiError
 from .models import ApiToken
 from .serializers_accounts import (TokenCreatedOutput, TokenCreateInput, TokenOutput, UserOutput,
                                    UserRegisterInput)
-from .services import token_create, token_revoke, user_register
+from .services import UsernameTaken, token_create, token_revoke, user_register
+from .throttles import AtomicRateThrottle
 
 
-class CredentialThrottle(SimpleRateThrottle):
+class CredentialThrottle(AtomicRateThrottle):
     """Per client address, whoever is logged in: registration and password checks are what a
     scripted attacker hammers. Rate from settings.API_THROTTLE_CREDENTIALS (default 20/hour)."""
 
@@ -44,6 +44,8 @@ class UserRegister(APIView):
         data.is_valid(raise_exception=True)
         try:
             user = user_register(**data.validated_data)
+        except UsernameTaken as exc:  # a well-formed request; the name is in use
+            raise ApiError(str(exc), code="username_taken", status_code=status.HTTP_409_CONFLICT) from None
         except ValueError as exc:
             raise ApiError(str(exc), code="registration_refused") from None
         return Response(UserOutput(user).data, status=status.HTTP_201_CREATED)

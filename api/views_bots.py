@@ -15,7 +15,7 @@ from rest_framework.response import Response
 
 from bots.models import Bot, BotVersion
 from bots.selectors import bot_list_for_user, bot_versions
-from bots.services import bot_create, bot_version_upload
+from bots.services import BotNameTaken, bot_create, bot_version_upload
 from bots.uploads import Limits, UploadRefused
 
 from .errors import ApiError
@@ -71,6 +71,8 @@ class BotListCreate(ListAPIView):
         data.is_valid(raise_exception=True)
         try:
             bot = bot_create(owner=request.user, **data.validated_data)
+        except BotNameTaken as exc:  # the request is well formed; the name is in use
+            raise ApiError(str(exc), code="name_taken", status_code=status.HTTP_409_CONFLICT) from None
         except ValueError as exc:
             raise ApiError(str(exc), code="bot_refused") from None
         return Response(BotOutput(bot_profile(bot_id=bot.pk)).data, status=status.HTTP_201_CREATED)

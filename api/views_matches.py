@@ -19,7 +19,6 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import generics, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games.engine import registry
@@ -35,6 +34,7 @@ from .filters import FilterSet
 from .serializers_matches import (EventPageQuerySerializer, EventPageSerializer, MatchSerializer,
                                   StepQuerySerializer, StepSerializer, ValidationQueuedSerializer,
                                   ValidationSerializer)
+from .throttles import ScopedRateThrottle
 
 TAG = ["matches"]
 ERRORS = {403: OpenApiResponse(description="Not for you while the match is live."),

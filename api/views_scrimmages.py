@@ -41,8 +41,9 @@ class ScrimmageListCreate(ListAPIView):
     @extend_schema(request=ScrimmageInput, responses={
         201: ScrimmageOutput,
         400: OpenApiResponse(description="no_opponent, too_many_games, other_game, against_itself, "
-                                         "no_passed_version, not_on_ladder, no_such_bot"),
+                                         "no_passed_version, not_on_ladder"),
         403: OpenApiResponse(description="not_owner"),
+        404: OpenApiResponse(description="no_such_bot: a bot named does not exist"),
         429: OpenApiResponse(description="limit_open, limit_games")})
     def post(self, request):
         data = ScrimmageInput(data=request.data)
@@ -51,7 +52,7 @@ class ScrimmageListCreate(ListAPIView):
         bots = Bot.objects.select_related("owner").in_bulk(wanted)
         missing = [str(pk) for pk in wanted if pk not in bots]
         if missing:
-            raise ApiError(f"no bot {', '.join(missing)}", code="no_such_bot")
+            raise ApiError(f"no bot {', '.join(missing)}", code="no_such_bot", status_code=status.HTTP_404_NOT_FOUND)
         try:
             scrimmage = scrimmage_create(owner=request.user, bot=bots[wanted[0]],
                                          opponents=[bots[pk] for pk in wanted[1:]],

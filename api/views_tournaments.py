@@ -32,8 +32,10 @@ from .serializers_tournaments import (BracketRoundOutput, CorrectionInput, Corre
                                       TournamentUpdateInput)
 
 # How a refused draft step maps to HTTP.
-REFUSAL_STATUS = {"not_draft": 409, "already_entered": 409, "too_many_entries": 409, "not_owner": 403,
-                  "not_organiser": 403, "not_found": 404}
+# A draft whose entries the format cannot run (yet), or that is full, is a state of the
+# tournament, not a fault of the request: 409, as the schema says (issue 40, item 11).
+REFUSAL_STATUS = {"not_draft": 409, "already_entered": 409, "too_many_entries": 409, "entries_refused": 409,
+                  "not_owner": 403, "not_organiser": 403, "not_found": 404}
 
 
 def refused(exc: DraftRefused) -> Exception:
@@ -188,7 +190,8 @@ class TournamentStart(APIView):
 
 
 class TournamentCancel(APIView):
-    """Cancel a draft or running tournament (organiser)."""
+    """Cancel a draft or running tournament (organiser): its running and queued matches are
+    aborted with the reason in their logs, and none of them is rated."""
 
     @extend_schema(request=None, responses={200: TournamentOutput})
     def post(self, request, tournament_id: int):
@@ -249,7 +252,8 @@ class TournamentTrf(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("round", OpenApiTypes.INT, description="export the rounds before this one")],
+        parameters=[OpenApiParameter("round", {"type": "integer", "minimum": 1},
+                                     description="export the rounds before this one (1 or more)")],
         responses={(200, "text/plain"): OpenApiTypes.STR,
                    400: OpenApiResponse(description="not a Swiss tournament (code not_swiss), or a bad round")})
     def get(self, request, tournament_id: int):

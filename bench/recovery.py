@@ -18,6 +18,10 @@ Figures:
 - the re-queues of matches that no driver claimed a while after they were queued (a message lost
   with a control worker killed between the commit of a round and the publish of its matches:
   before MATCH_QUEUE_WAIT_SECONDS, such a round waited for ever);
+- after a restart of Redis without its data (the broker's queues lost), halfway through the
+  kills: the seconds from the restart to each match that was waiting in the queue being queued
+  again, and to its next event (the bench runs a Redis server of its own for this, on a free
+  port, and restarts only that one);
 - that every match ended once and validated, and the tournament finished.
 
 The lease and the sweep interval are shorter than production's (MATCH_LEASE_SECONDS 30,
@@ -47,7 +51,7 @@ if str(ROOT) not in sys.path:
 
 DATABASE_URL = os.environ.get("BENCH_RECOVERY_DATABASE_URL",
                               "postgres://postgres@127.0.0.1:5432/arena_bench_recovery")
-BROKER_URL = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/7")
+BROKER_URL = ""  # the bench's own Redis server (BrokerServer), set by run()
 LEASE_SECONDS, SWEEP_SECONDS = 6, 3
 # A match queued this long ago that no driver has claimed lost its message (settings'
 # MATCH_QUEUE_WAIT_SECONDS: production's 120 s is three visibility timeouts; so here)
@@ -65,6 +69,44 @@ def _env() -> dict:
                SWEEP_SECONDS=str(SWEEP_SECONDS), MATCH_QUEUE_WAIT_SECONDS=str(QUEUE_WAIT_SECONDS),
                DJANGO_SETTINGS_MODULE="config.settings")
     return env
+
+
+class BrokerServer:
+    """A Redis server of the bench's own on a free port, without persistence, as .ci/run starts
+    one: restarting it loses every queued message, as a broker restarted without its data does."""
+
+    def __init__(self, logs: Path):
+        import socket
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.logs, self.url, self.process = logs, f"redis://127.0.0.1:{self.port}/0", None
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.logs), "--logfile", str(self.logs / "redis.txt")], start_new_session=True)
+        deadline = time.monotonic() + 30
+        while subprocess.run(["redis-cli", "-p", str(self.port), "ping"], capture_output=True,
+                             text=True).stdout.strip() != "PONG":
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the bench's Redis server did not start")
+            time.sleep(0.05)
+
+    def restart(self) -> float:
+        """SIGKILL and start again at once, empty; the moment of the kill."""
+        restarted_at = time.time()
+        self.process.kill()
+        self.process.wait()
+        self.start()
+        return restarted_at
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
 
 class Worker:
@@ -128,6 +170,17 @@ def _log_times(logs: Path, pattern: str) -> list[tuple[float, str]]:
 
 
 def run(quick: bool = False) -> dict:
+    global BROKER_URL
+    with tempfile.TemporaryDirectory(prefix="arena-bench-recovery-") as directory:
+        broker = BrokerServer(Path(directory))
+        BROKER_URL = broker.url
+        try:
+            return _run(quick, Path(directory), broker)
+        finally:
+            broker.stop()
+
+
+def _run(quick: bool, logs: Path, broker: BrokerServer) -> dict:
     os.environ.update(_env())
     from bench.append import database_create, database_reset, django_setup
 
@@ -152,56 +205,64 @@ def run(quick: bool = False) -> dict:
     names = sorted(versions)
     rng = random.Random(12)
     kills: list[dict] = []
-    with tempfile.TemporaryDirectory(prefix="arena-bench-recovery-") as directory:
-        logs = Path(directory)
-        started_workers = 0
+    restart: dict = {}
+    started_workers = 0
 
-        def start(role: str) -> Worker:
-            nonlocal started_workers
-            started_workers += 1
-            return Worker(role, logs, started_workers)
+    def start(role: str) -> Worker:
+        nonlocal started_workers
+        started_workers += 1
+        return Worker(role, logs, started_workers)
 
-        workers = [start("match"), start("match"), start("control")]
-        beat = start("beat")
-        try:
-            tournament = tournament_create(
-                name="recovery", game=GAME, format="swiss", rules_options=RULES,
-                format_settings={"rounds": size["rounds"]},
-                entries=[versions[names[i % len(names)]] for i in range(size["entrants"])])
-            began = time.time()
-            tournament_start(tournament=tournament)
-            while len(kills) < size["kills"]:
-                time.sleep(rng.uniform(2, 6))
-                if Tournament.objects.get(pk=tournament.pk).status != Tournament.Status.RUNNING:
-                    break
-                index = 2 if rng.random() < 0.25 else rng.choice([0, 1])  # match workers 3 in 4
-                victim = workers[index]
-                killed_at = victim.kill()
-                interrupted = victim.interrupted_match()
-                lease_until = (Match.objects.filter(pk=interrupted)
-                               .values_list("driver_lease_until", flat=True).first() if interrupted else None)
-                kills.append({"role": victim.role, "at": killed_at, "match": interrupted,
-                              "lease_until": lease_until and lease_until.timestamp()})
-                workers[index] = start(victim.role)
-            deadline = time.monotonic() + WAIT_SECONDS
-            while Tournament.objects.get(pk=tournament.pk).status != Tournament.Status.FINISHED:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the tournament did not finish")
-                time.sleep(0.5)
-            matches = list(Match.objects.filter(pairing_game__pairing__tournament=tournament))
-            validated = Validation.objects.filter(match__in=matches).values("match").distinct()
-            while validated.count() < len(matches):
-                if time.monotonic() > deadline:
-                    raise SystemExit("a match was never validated")
-                time.sleep(0.5)
-            finished = time.time()
-        finally:
-            for worker in [*workers, beat]:
-                worker.stop()
-        requeued = _log_times(logs, r"match ([0-9a-f-]{36}): its driver stopped renewing")
-        lost = _log_times(logs, r"match ([0-9a-f-]{36}): no driver claimed it")
-        outcomes = [outcome for _, outcome in _log_times(logs, r"match [0-9a-f-]{36}: (\w[\w ]*)$")
-                    if outcome != "driving"]
+    workers = [start("match"), start("match"), start("control")]
+    beat = start("beat")
+    try:
+        tournament = tournament_create(
+            name="recovery", game=GAME, format="swiss", rules_options=RULES,
+            format_settings={"rounds": size["rounds"]},
+            entries=[versions[names[i % len(names)]] for i in range(size["entrants"])])
+        began = time.time()
+        tournament_start(tournament=tournament)
+        while len(kills) < size["kills"]:
+            time.sleep(rng.uniform(2, 6))
+            if Tournament.objects.get(pk=tournament.pk).status != Tournament.Status.RUNNING:
+                break
+            if not restart and len(kills) >= size["kills"] // 2:
+                # The matches waiting in the queue (running, no driver's lease) lose their
+                # messages with the broker's data.
+                waiting = [str(pk) for pk in Match.objects.filter(
+                    pairing_game__pairing__tournament=tournament, status=Match.Status.RUNNING,
+                    driver_lease_until__isnull=True).values_list("pk", flat=True)]
+                restart = {"at": broker.restart(), "waiting": waiting}
+                continue
+            index = 2 if rng.random() < 0.25 else rng.choice([0, 1])  # match workers 3 in 4
+            victim = workers[index]
+            killed_at = victim.kill()
+            interrupted = victim.interrupted_match()
+            lease_until = (Match.objects.filter(pk=interrupted)
+                           .values_list("driver_lease_until", flat=True).first() if interrupted else None)
+            kills.append({"role": victim.role, "at": killed_at, "match": interrupted,
+                          "lease_until": lease_until and lease_until.timestamp()})
+            workers[index] = start(victim.role)
+        deadline = time.monotonic() + WAIT_SECONDS
+        while Tournament.objects.get(pk=tournament.pk).status != Tournament.Status.FINISHED:
+            if time.monotonic() > deadline:
+                raise SystemExit("the tournament did not finish")
+            time.sleep(0.5)
+        matches = list(Match.objects.filter(pairing_game__pairing__tournament=tournament))
+        validated = Validation.objects.filter(match__in=matches).values("match").distinct()
+        while validated.count() < len(matches):
+            if time.monotonic() > deadline:
+                raise SystemExit("a match was never validated")
+            time.sleep(0.5)
+        finished = time.time()
+    finally:
+        for worker in [*workers, beat]:
+            worker.stop()
+    requeued = _log_times(logs, r"match ([0-9a-f-]{36}): its driver stopped renewing")
+    lost = _log_times(logs, r"match ([0-9a-f-]{36}): no driver claimed it")
+    broker_lost = _log_times(logs, r"match ([0-9a-f-]{36}): the broker lost its queued messages")
+    outcomes = [outcome for _, outcome in _log_times(logs, r"match [0-9a-f-]{36}: (\w[\w ]*)$")
+                if outcome != "driving"]
 
     interrupted = []
     for kill in kills:
@@ -219,6 +280,14 @@ def run(quick: bool = False) -> dict:
                             "to_requeue": None if again is None else again - kill["at"],
                             "to_next_event": (None if following is None
                                               else following.timestamp() - kill["at"])})
+    after_restart = []
+    for match_id in restart.get("waiting", []):
+        again = min((at for at, match in lost + broker_lost if match == match_id and at >= restart["at"]),
+                    default=None)
+        following = (Event.objects.filter(match_id=match_id, time__gt=dt.datetime.fromtimestamp(
+            restart["at"], tz=dt.timezone.utc)).order_by("seq").values_list("time", flat=True).first())
+        after_restart.append({"match": match_id, "to_requeue": None if again is None else again - restart["at"],
+                              "to_next_event": None if following is None else following.timestamp() - restart["at"]})
     ends = Event.objects.filter(match__in=matches, kind__in=("match_ended", "match_aborted")).count()
     return {
         "entrants": size["entrants"], "rounds": size["rounds"], "matches": len(matches),
@@ -226,6 +295,8 @@ def run(quick: bool = False) -> dict:
         "kills": len(kills), "match_worker_kills": sum(k["role"] == "match" for k in kills),
         "control_kills": sum(k["role"] == "control" for k in kills), "interrupted": interrupted,
         "requeues": len(requeued), "lost_requeues": len(lost), "queue_wait": QUEUE_WAIT_SECONDS,
+        "broker_restart": {"done": bool(restart), "waiting": after_restart,
+                           "requeues": len(broker_lost)},
         "noop_runs": sum(o in ("busy", "not running") for o in outcomes),
         "ended_once": ends == len(matches) and all(m.status == Match.Status.ENDED for m in matches),
         "validated_ok": all(v.ok for v in Validation.objects.filter(match__in=matches)),
@@ -247,11 +318,12 @@ def report(figures: dict) -> list[str]:
 
     lines = [f"A {figures['entrants']}-entrant Swiss of {GAME} ({figures['rounds']} rounds, "
              f"{figures['matches']} matches) on PostgreSQL and Redis with two match workers, one control "
-             f"worker and beat; lease {figures['lease']} s, sweep every {figures['sweep']} s. While a "
-             f"driver waits for a bot it holds its lease for the longest answer the time control allows "
-             f"(move {time_control['move_ms']} ms + bank {time_control['bank_ms']} ms) plus a third of a "
-             f"lease, so a dead driver's lease ends up to that long after the kill; the sweep then queues "
-             f"the match within one interval. {figures['kills']} SIGKILLs of whole workers "
+             f"worker and beat; lease {figures['lease']} s, sweep every {figures['sweep']} s; time control "
+             f"move {time_control['move_ms']} ms + bank {time_control['bank_ms']} ms. A driver renews its "
+             f"lease from a heartbeat thread one lease ahead at most, so a dead driver's lease ends at "
+             f"most one lease after the kill; the sweep then queues the match within one interval. When "
+             f"Redis lost its data, the next sweep queues every waiting match again. "
+             f"{figures['kills']} SIGKILLs of whole workers "
              f"({figures['match_worker_kills']} match workers, {figures['control_kills']} the control "
              f"worker), each started again at once; the tournament finished in {figures['seconds']:.0f} s.",
              "",
@@ -272,6 +344,24 @@ def report(figures: dict) -> list[str]:
              f"finds the lease held and returns) |",
              f"| every match ended once / validated | {'yes' if figures['ended_once'] else 'NO'} / "
              f"{'yes' if figures['validated_ok'] else 'NO'} |"]
+    restart = figures.get("broker_restart") or {}
+    if restart.get("done"):
+        waiting = restart["waiting"]
+        lines[-1:-1] = [
+            f"| Redis restarted without its data: matches whose queued message it lost | {len(waiting)} |",
+            f"| restart to each of them queued again | "
+            f"{spread([w['to_requeue'] for w in waiting if w['to_requeue'] is not None])} "
+            f"(never: {sum(w['to_requeue'] is None for w in waiting)}) |",
+            f"| restart to each one's next event | "
+            f"{spread([w['to_next_event'] for w in waiting if w['to_next_event'] is not None])} "
+            f"(also waits for a free worker) |",
+            f"| re-queues for a broker that lost its data | {restart['requeues']} |"]
+    bound = figures["lease"] + figures["sweep"]
+    worst = [i["to_requeue"] for i in interrupted if i["to_requeue"] is not None]
+    worst += [w["to_requeue"] for w in restart.get("waiting", []) if w["to_requeue"] is not None]
+    if worst:
+        lines.append(f"\nThe bound, one lease plus one sweep: {bound} s; the longest wait to a re-queue "
+                     f"above: {max(worst):.1f} s ({max(worst) / bound:.2f}x the bound).")
     if figures["quick"]:
         lines.append("\n(--quick: a small tournament and few kills, to check that it runs.)")
     return lines

@@ -24,6 +24,10 @@ from .models import Bot, BotVersion
 from .uploads import Limits, inspect_upload, materialize
 
 BOT_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class BotNameTaken(ValueError):
+    """The owner has a bot of that name for that game already."""
 MAX_DESCRIPTION = 2000
 
 
@@ -40,6 +44,7 @@ def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | Non
     (play_match) once the match is committed. Raises ValueError on a bad policy, time control
     or a bot of another game, and the engine's InvalidOptions/UnknownRuleset. ``rated=False``:
     left out of the game's ratings (a check match)."""
+    from .driver import events_bound_check
     from .referee import FaultPolicy
     from .sandbox import TimeControl
     from .tasks import play_match
@@ -48,6 +53,7 @@ def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | Non
     strangers = [v.bot.name for v in versions if v.bot.game != game]
     if strangers:
         raise ValueError(f"bot(s) {', '.join(strangers)} play another game than {game}")
+    events_bound_check(registry.get(game), len(versions), options)
     policy = FaultPolicy.from_json(fault_policy).to_json()
     try:
         clock = TimeControl(**(time_control or {})).to_json()
@@ -110,7 +116,7 @@ def bot_create(*, owner, name: str, game: str, description: str = "") -> Bot:
         raise ValueError(f"bot name {name!r} must be 1-64 letters, digits, '-' or '_'")
     if len(description) > MAX_DESCRIPTION:
         raise ValueError(f"the description has {len(description)} characters; the limit is {MAX_DESCRIPTION}")
-    taken = ValueError(f"you already have a bot named {name!r} for {game}")
+    taken = BotNameTaken(f"you already have a bot named {name!r} for {game}")
     if Bot.objects.filter(owner=owner, game=game, name=name).exists():
         raise taken
     try:

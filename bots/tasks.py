@@ -40,7 +40,9 @@ def sweep_stuck_matches() -> int:
     """Queue play_match again for running matches whose driver died: an expired lease, each
     once per expiry (periodic, see settings). A match still waiting in the queue has no lease and
     is left alone; a message a dying worker had taken comes back from the broker
-    (CELERY_BROKER_TRANSPORT_OPTIONS: visibility_timeout). A match no driver has claimed
+    (CELERY_BROKER_TRANSPORT_OPTIONS: visibility_timeout). When the broker lost its data (a
+    restart without persistence: broker_lost_its_data), every match waiting in the queue lost
+    its message and is queued again at once. Otherwise a match no driver has claimed
     MATCH_QUEUE_WAIT_SECONDS after it was queued lost its message and is queued again."""
     from .driver import lost_matches_take, stuck_matches_take
 
@@ -48,9 +50,38 @@ def sweep_stuck_matches() -> int:
     for match_id in ids:
         logger.warning("match %s: its driver stopped renewing the lease; queued again", match_id)
         play_match.delay(str(match_id))
+    if broker_lost_its_data():
+        waiting = lost_matches_take(wait_seconds=0)
+        for match_id in waiting:
+            logger.warning("match %s: the broker lost its queued messages (restarted without its data); "
+                           "queued again", match_id)
+            play_match.delay(str(match_id))
+        ids += waiting
     lost = lost_matches_take()
     for match_id in lost:
         logger.warning("match %s: no driver claimed it in the wait after it was queued; queued again",
                        match_id)
         play_match.delay(str(match_id))
     return len(ids) + len(lost)
+
+
+def broker_marker_key() -> str:
+    """A key the sweep keeps in the broker's Redis, one per queue of matches."""
+    return f"arena:{settings.CELERY_TASK_DEFAULT_QUEUE}:broker-has-its-data"
+
+
+def broker_lost_its_data() -> bool:
+    """Whether the broker's Redis lost its data since the last sweep: the key the sweep leaves
+    there (broker_marker_key) is gone with the queued messages, as after a restart without
+    persistence (issue 40, item 10: a queued match waited 124 s for MATCH_QUEUE_WAIT_SECONDS
+    after a Redis restart). SET NX both checks and leaves it, so of two sweeps at once only one
+    sees the loss. The first sweep of a new broker finds no key either, and queues the waiting
+    matches again once: a second message finds its match driven or ended and returns. False
+    where tasks run in process or the broker is not Redis."""
+    from config.celery import app
+
+    url = settings.CELERY_BROKER_URL or ""
+    if app.conf.task_always_eager or not url.startswith(("redis://", "rediss://")):
+        return False
+    with app.connection_for_write() as connection:
+        return bool(connection.default_channel.client.set(broker_marker_key(), "1", nx=True))

@@ -218,9 +218,11 @@ REST_FRAMEWORK = {
     # else is a 415, as the schema says. The bot upload takes multipart itself. The parser
     # refuses too deeply nested documents with a 400.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
+    # DRF's throttles with their count made atomic (api/throttles.py): DRF's own read and rewrite
+    # a client's history without a lock, and parallel requests overshoot the rate.
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "api.throttles.AnonRateThrottle",
+        "api.throttles.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON", "600/minute"),

@@ -37,7 +37,7 @@ class TournamentAdmin(ReadOnlyAdmin):
     inlines = [EntryInline]
     actions = ["cancel"]
 
-    @admin.action(description="Cancel (running matches finish; no new round starts)")
+    @admin.action(description="Cancel (running matches are aborted, unrated; no new round starts)")
     def cancel(self, request, queryset):
         for tournament in queryset:
             tournament_cancel(tournament=tournament)

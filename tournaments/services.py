@@ -5,14 +5,17 @@ a result by hand. Organiser corrections are recorded rows with a reason.
 """
 from __future__ import annotations
 
+import datetime as dt
+import time
 from collections import Counter
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from bots.models import Bot, BotVersion
 from bots.services import match_start
 from replays.models import Match
+from replays.services import AppendConflict, match_abort
 
 from . import formats
 from .models import Correction, Entry, Pairing, PairingGame, Rating, Round, Tournament
@@ -84,9 +87,55 @@ def tournament_start(*, tournament: Tournament, queue: bool = True) -> list[Matc
     return started
 
 
-def tournament_cancel(*, tournament: Tournament) -> None:
-    Tournament.objects.filter(pk=tournament.pk, status__in=["draft", "running"]) \
-        .update(status=Tournament.Status.CANCELLED, cancelled_at=timezone.now())
+def tournament_cancel(*, tournament: Tournament) -> list:
+    """Draft or running -> cancelled, and every match of it still running aborted with the
+    reason in its log (``match_aborted``): an aborted match has no result, so nothing of it is
+    rated. Returns the ids of the matches aborted.
+
+    Under the tournament's row lock (no advance starts a match beside it) the status flips and
+    each running match's lease is taken from its driver: a driver at work stops at its next
+    renewal (LeaseLost), a queued one finds the match held ("busy") and, once it is aborted,
+    not running. Then each abort is appended; a driver still appending wins a seq now and then
+    (AppendConflict), and the abort is tried again until that driver has stopped."""
+    reason = f"tournament {tournament.pk} was cancelled"
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().filter(
+            pk=tournament.pk, status__in=[Tournament.Status.DRAFT, Tournament.Status.RUNNING]).first()
+        if locked is None:
+            return []
+        locked.status, locked.cancelled_at = Tournament.Status.CANCELLED, timezone.now()
+        locked.save(update_fields=["status", "cancelled_at"])
+        running = Match.objects.filter(pairing_game__pairing__tournament=locked, status=Match.Status.RUNNING)
+        ids = list(running.values_list("pk", flat=True))
+        running.update(driver_token=CANCELLED_TOKEN, driver_lease_until=timezone.now() + dt.timedelta(days=1))
+    tournament.status, tournament.cancelled_at = locked.status, locked.cancelled_at
+    return [pk for pk in ids if _match_abort_on_cancel(pk, reason)]
+
+
+CANCELLED_TOKEN = "cancelled"  # the driver token of a cancelled tournament's match until its abort
+
+
+def _match_abort_on_cancel(match_id, reason: str) -> bool:
+    """Abort a running match of a cancelled tournament; False if it ended first. The match row
+    is locked FOR UPDATE first: a driver's append takes a key-share lock on it (the foreign
+    key), so no append of its commits while the abort is written (it fails after, on the seq
+    the abort took, and the driver stops). A driver caught mid-append when the lock is taken
+    deadlocks with the abort; PostgreSQL ends one of the two, and the abort is tried again."""
+    from django.conf import settings
+
+    deadline = time.monotonic() + 2 * getattr(settings, "MATCH_LEASE_SECONDS", 30)
+    while True:
+        try:
+            with transaction.atomic():
+                match = Match.objects.select_for_update().get(pk=match_id)
+                if match.status != Match.Status.RUNNING:
+                    return False
+                match_abort(match=match, reason=reason)
+                return True
+        except (AppendConflict, DatabaseError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def tournament_advance(*, tournament_id, queue: bool = True, wait: bool = True) -> list[Match]:

@@ -76,6 +76,19 @@ def _checked_fault_policy(fault_policy: dict | None) -> dict:
         raise DraftRefused(f"bad fault policy: {exc}") from None
 
 
+def _checked_events_bound(ruleset, fmt, rules_options: dict | None) -> None:
+    """Options whose matches may outrun the match driver (bots.driver.events_bound_check) are
+    refused for every table size the format may seat."""
+    from bots.driver import events_bound_check
+
+    seats = getattr(fmt, "seats", 2)
+    for players in range(max(getattr(fmt, "min_seats", seats), ruleset.spec.min_players), seats + 1):
+        try:
+            events_bound_check(ruleset, players, rules_options)
+        except InvalidOptions as exc:
+            raise DraftRefused(str(exc)) from None
+
+
 def checked_settings(*, name: str, game: str, format: str, format_settings: dict | None = None,
                      rules_options: dict | None = None, time_control: dict | None = None,
                      fault_policy: dict | None = None, entries_per_user: int | None = None) -> dict:
@@ -109,6 +122,7 @@ def checked_settings(*, name: str, game: str, format: str, format_settings: dict
     if not ruleset.spec.min_players <= seats <= ruleset.spec.max_players:
         raise DraftRefused(f"{format} plays {seats}-seat games; {game} takes "
                            f"{ruleset.spec.min_players}-{ruleset.spec.max_players} players")
+    _checked_events_bound(ruleset, fmt, rules_options)
     if entries_per_user is None:
         entries_per_user = 1
     if type(entries_per_user) is not int or not 1 <= entries_per_user <= MAX_ENTRIES:

@@ -868,4 +868,9 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    # Under ``python -m`` this file runs as __main__, a second copy of the module beside the
+    # games.engine.log that signature.py imports: its LogError would not be the one raised, and
+    # a refused signature would escape main() as a traceback. Run the imported module's main.
+    from games.engine import log as _log
+
+    sys.exit(_log.main(sys.argv[1:]))

@@ -53,7 +53,8 @@ def test_it_ranks_the_leaderboard_over_the_whole_board_whatever_the_page(anon, b
 
 
 @pytest.mark.parametrize("query", ["limit=abc", "limit=0", "limit=201", "offset=-1", "offset=x",
-                                   "offset=9223372036854775608"])
+                                   "offset=9223372036854775608",
+                                   "limit=", "offset="])  # empty: not a number (issue 40, item 11)
 def test_it_refuses_a_bad_limit_or_offset_with_a_400_naming_it(anon, query):
     response = anon.get(f"/api/bots/?{query}")
     assert response.status_code == 400

@@ -86,10 +86,12 @@ def test_my_bots_lists_only_mine(alice_client, alice_bot, bob_bot):
 
 
 @pytest.mark.parametrize("payload, code", [
-    ({"name": "bad name!", "game": GAME}, "bot_refused"),
+    # The name's pattern and the description's length are in the schema (issue 40, item 11).
+    ({"name": "bad name!", "game": GAME}, "invalid"),
     ({"name": "ok", "game": "chess"}, "invalid_choice"),
     ({"name": "ok"}, "required"),
-    ({"name": "ok", "game": GAME, "description": "x" * 2001}, "bot_refused"),
+    ({"name": "ok", "game": GAME, "description": "x" * 2001}, "max_length"),
+    ({"name": 7, "game": GAME}, "invalid"),  # a number is not a name, though DRF would make it "7"
 ])
 def test_bad_bots_are_refused_and_nothing_is_stored(alice_client, alice_bot, payload, code):
     before = snapshot()
@@ -99,8 +101,13 @@ def test_bad_bots_are_refused_and_nothing_is_stored(alice_client, alice_bot, pay
 
 
 def test_a_taken_bot_name_is_refused(alice_client, alice_bot):
+    """Issue 40, item 11: the request is well formed (the schema accepts it); the name is in
+    use: a 409 with the reason, nothing stored."""
+    before = snapshot()
     response = alice_client.post("/api/bots/", {"name": "merlin", "game": GAME}, format="json")
-    assert response.status_code == 400 and "already" in response.json()["error"]["detail"]
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "name_taken")
+    assert "already" in response.json()["error"]["detail"]
+    assert snapshot() == before
 
 
 @pytest.mark.parametrize("content, name", [
@@ -143,3 +150,4 @@ def test_missing_bots_and_versions_are_404(anon, alice_bot):
     assert anon.get("/api/bots/99999/").status_code == 404
     assert anon.get(f"/api/bots/{alice_bot.pk}/versions/7/").status_code == 404
     assert anon.get("/api/bots/99999/versions/").status_code == 404
+

@@ -37,9 +37,13 @@ def _data(db):
     match_play_builtin(ruleset="sorcado", bots=["heuristic", "random"])
 
 
+FUZZ = settings(max_examples=int(os.environ.get("ARENA_FUZZ_EXAMPLES", "8")), deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                       HealthCheck.filter_too_much])
+
+
 @schema.parametrize()
-@settings(max_examples=int(os.environ.get("ARENA_FUZZ_EXAMPLES", "8")), deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.filter_too_much])
+@FUZZ
 def test_the_api_matches_its_schema_and_never_fails_with_a_5xx(case):
     case.call_and_validate()  # no checks named: all of them
+

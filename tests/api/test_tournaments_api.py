@@ -64,7 +64,8 @@ def test_the_organiser_edits_a_draft(organiser, draft):
 def test_start_needs_enough_entries(organiser, draft, builtins, organiser_user):
     before = snapshot()
     response = organiser.post(f"/api/tournaments/{draft.pk}/start/")
-    assert (response.status_code, response.json()["error"]["code"]) == (400, "entries_refused")
+    # Issue 40, item 11: a well-formed request the draft's state refuses: a conflict.
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "entries_refused")
     assert snapshot() == before
 
 
@@ -308,3 +309,26 @@ def test_the_organiser_is_not_limited_in_their_own_tournament(alice_client, alic
     for bot in (alice_bot, _second_bot(alice), _second_bot(alice, "nimue")):
         assert alice_client.post(url, {"bot": bot.pk}, format="json").status_code == 201
     assert created["entries_per_user"] == 1
+
+
+def test_options_that_outrun_the_match_driver_are_refused_with_the_reason(organiser):
+    """Issue 40, item 12: a tournament whose options allow a match longer than the driver plays
+    (Trap the Wizard: up to 18 M events by max_events) is refused with the reason."""
+    before = snapshot()
+    response = organiser.post("/api/tournaments/", {
+        "name": "long", "game": "trap-the-wizard", "format": "round-robin",
+        "rules_options": {"rounds": 20, "turn_limit": 100_000, "wizards": 6}}, format="json")
+    assert response.status_code == 400, response.json()
+    assert "more than the 1,000,000 the match driver plays" in json.dumps(response.json())
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("field, value", [("name", 2026), ("name", True), ("format", 1)])
+def test_a_number_is_not_text(organiser, field, value):
+    """Issue 40, item 11: the schema says string; DRF would make 2026 the name "2026"."""
+    before = snapshot()
+    payload = {"name": "x", "game": GAME, "format": "swiss", field: value}
+    response = organiser.post("/api/tournaments/", payload, format="json")
+    assert (response.status_code, response.json()["error"]["code"]) == (400, "invalid"), response.json()
+    assert "must be a string" in response.json()["error"]["fields"][field][0]
+    assert snapshot() == before

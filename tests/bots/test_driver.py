@@ -1,4 +1,5 @@
 """The match driver: resumes from the log, survives faults and killed workers, never forks a log."""
+import datetime as dt
 import os
 import signal
 import threading
@@ -10,6 +11,7 @@ from django.utils import timezone
 
 from bots.driver import match_drive, match_lease_claim, stuck_match_ids
 from bots.services import builtin_bot_versions, match_start
+from games.engine import registry
 from games.engine.log import validate
 from replays.models import Event, Match
 from replays.selectors import match_records
@@ -248,3 +250,86 @@ def test_it_counts_only_failures_in_a_row(db, settings):
         match_drive(match_id=match.id)
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING
+
+
+LONGER_THAN_THE_DRIVER = {"rounds": 20, "turn_limit": 100_000, "wizards": 6}  # 18 M events by max_events
+
+
+def test_options_that_allow_more_events_than_the_driver_plays_are_refused_at_creation(db):
+    """Issue 40, item 12: Trap the Wizard's options allow up to 18 M events by max_events while
+    the driver stops at MAX_EVENTS; such a match is refused when it is created, with the
+    reason, and nothing is stored. Options within the bound are taken."""
+    from bots.driver import MAX_EVENTS, decision_bound
+    from games.engine import InvalidOptions
+
+    ruleset = registry.get("trap-the-wizard")
+    assert decision_bound(ruleset, 2, LONGER_THAN_THE_DRIVER) > MAX_EVENTS
+    with pytest.raises(InvalidOptions, match=r"max_events.*1,000,000 the match driver plays"):
+        match_start(ruleset="trap-the-wizard", versions=_versions(), options=LONGER_THAN_THE_DRIVER,
+                    queue=False)
+    assert not Match.objects.exists()
+    within = {"rounds": 20, "turn_limit": 5_000, "wizards": 6}
+    assert decision_bound(ruleset, 2, within) <= MAX_EVENTS
+    assert match_start(ruleset="trap-the-wizard", versions=_versions(), options=within, queue=False)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_killed_connection_under_a_running_driver_raises_its_own_error_and_frees_the_lease_at_once():
+    """Issue 40, item 9: the driver's database connection is terminated (pg_terminate_backend)
+    mid-match. The driver raises the real error (the terminated connection, not a second error of
+    the lease release), the lease is released on a fresh connection (expired, with the failure
+    counted), so the sweep sees the match at once rather than when the lease runs out; the next
+    driver finishes it."""
+    from django.db import OperationalError, connections
+
+    from bots.driver import stuck_matches_take
+
+    match = match_start(ruleset="trap-the-wizard", versions=_versions(), options={"rounds": 5}, queue=False)
+    Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - dt.timedelta(minutes=1))
+    backend, raised = [], []
+
+    def drive():
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                backend.append(cursor.fetchone()[0])
+            match_drive(match_id=match.pk)
+        except Exception as exc:  # the driver's error, to be asserted below
+            raised.append(exc)
+        finally:
+            connection.close()
+
+    driver = threading.Thread(target=drive)
+    driver.start()
+    deadline = time.monotonic() + 60
+    while Event.objects.filter(match=match).count() < 50:
+        assert time.monotonic() < deadline and driver.is_alive(), "the driver never got going"
+        time.sleep(0.02)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [backend[0]])
+    driver.join(timeout=60)
+    assert not driver.is_alive()
+    assert len(raised) == 1 and isinstance(raised[0], OperationalError), raised
+    assert "terminat" in str(raised[0]), raised[0]  # the real error: the connection was terminated
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING
+    assert match.driver_token == "failed:1"
+    assert match.driver_lease_until <= timezone.now()  # not 30 s on: the sweep sees it now
+    assert stuck_matches_take() == [match.pk]
+    assert match_drive(match_id=match.pk) == "ended"
+    _assert_finished_and_valid(match)
+    assert connections["default"].is_usable()
+
+
+def test_every_games_default_options_are_within_the_driver_limit():
+    """The check of item 12 refuses no game's defaults: the limit is the game's bound for its
+    defaults where that is more than MAX_EVENTS (Warlock's and Wizard Kings' are loose)."""
+    from bots.driver import MAX_EVENTS, events_bound_check, events_limit
+
+    for name in registry.names():
+        ruleset = registry.get(name)
+        for players in range(ruleset.spec.min_players, ruleset.spec.max_players + 1):
+            events_bound_check(ruleset, players, {})
+            assert events_limit(ruleset, players) >= MAX_EVENTS
+    assert events_limit(registry.get("trap-the-wizard"), 2) == MAX_EVENTS

@@ -147,7 +147,8 @@ def test_the_api_creates_lists_and_shows_a_scrimmage_and_refuses_with_reasons(al
                        format="json")
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_owner"
     missing = api.post("/api/scrimmages/", {"bot": mine.pk, "opponents": [999999], "games": 2}, format="json")
-    assert missing.status_code == 400 and missing.json()["error"]["code"] == "no_such_bot"
+    # Issue 40, item 11: an id the schema accepts that names no bot: not found
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_such_bot"
     assert Scrimmage.objects.count() == 1
 
 

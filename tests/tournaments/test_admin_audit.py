@@ -108,9 +108,9 @@ def test_the_admin_cancels_a_tournament_through_the_service(auditor, db):
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED and tournament.cancelled_at is not None
     assert tournament.finished_at is None
-    # A running match of it still plays to its end.
-    running = Match.objects.filter(pairing_game__pairing__tournament=tournament, status="running").first()
-    assert running is not None
-    match_drive(match_id=running.pk)
-    running.refresh_from_db()
-    assert running.status == Match.Status.ENDED
+    # Issue 40, item 5: its matches are aborted (not played on to a rated end) with the reason.
+    matches = Match.objects.filter(pairing_game__pairing__tournament=tournament)
+    assert matches.count() == 2 and not matches.exclude(status=Match.Status.ABORTED).exists()
+    for match in matches:
+        assert match_drive(match_id=match.pk) == "not running"
+        assert match.events.order_by("-seq").first().payload["reason"] == f"tournament {tournament.pk} was cancelled"

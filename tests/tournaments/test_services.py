@@ -428,3 +428,17 @@ def test_it_runs_two_rating_recomputes_of_a_game_at_once(monkeypatch):
         t.join(timeout=60)
     assert errors == [] and rated == [2, 2]
     assert sorted(Rating.objects.values_list("bot_id", "mu", "sigma", "matches")) == expected
+
+
+def test_a_tournament_whose_options_outrun_the_match_driver_is_refused_with_the_reason(db):
+    """Issue 40, item 12: options that let a match run longer than the driver plays one
+    (bots.driver.MAX_EVENTS) are refused when the tournament is created, not found out a
+    million events into its first match."""
+    from tournaments.services_drafts import DraftRefused
+
+    versions = builtin_bot_versions(game="trap-the-wizard")
+    with pytest.raises(DraftRefused, match="more than the 1,000,000 the match driver plays"):
+        tournament_create(name="long", game="trap-the-wizard", format="round-robin",
+                          entries=[versions["greedy"], versions["random"]],
+                          rules_options={"rounds": 20, "turn_limit": 100_000})
+    assert not Tournament.objects.exists()

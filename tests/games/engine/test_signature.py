@@ -244,3 +244,33 @@ def test_the_cli_checks_against_every_key_file_given(signed, tmp_path):
     replay = _write(tmp_path / "genuine.jsonl", genuine)
     assert log.main([replay, "--keys", str(pem)]) == 1
     assert log.main([replay, "--keys", str(pem), "--keys", str(old)]) == 0
+
+
+def test_the_command_reports_a_refused_signature_as_json_not_a_traceback(signed, tmp_path):
+    """Issue 40, item 8: under ``python -m`` the module is loaded twice; a signature refused by
+    games.engine.signature (which raises the imported module's LogError) must still be reported
+    as the JSON every other refusal is, with ``first_bad_seq``, exit status 1."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    genuine, keys, _, key = signed
+    keyfile = tmp_path / "keys.json"
+    keyfile.write_text(json.dumps([_api_entry(key, keys[key])]))
+    root = Path(log.__file__).resolve().parents[2]
+    for name, records, reason in (("forged", _forged(genuine), "does not hold"),
+                                  ("stripped", _forged(genuine, keep_signature=False), "not signed")):
+        replay = _write(tmp_path / f"{name}.jsonl", records)
+        done = subprocess.run([sys.executable, "-m", "games.engine.log", replay, "--keys", str(keyfile)],
+                              cwd=tmp_path, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+                              capture_output=True, text=True, timeout=120)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == log.EXIT_INVALID, (done.stdout, done.stderr)
+        report = json.loads(done.stdout)
+        assert report["ok"] is False and reason in report["reason"]
+        assert report["first_bad_seq"] == records[-1]["seq"]
+    done = subprocess.run([sys.executable, "-m", "games.engine.log", _write(tmp_path / "genuine.jsonl", genuine),
+                           "--keys", str(keyfile)],
+                          cwd=tmp_path, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == log.EXIT_OK and json.loads(done.stdout)["signature"] == "verified"

@@ -11,7 +11,7 @@ from tournaments.services_drafts import MAX_ENTRIES, TIME_CONTROL_LIMITS
 from .serializers_base import Input, game_choices, is_json_type
 
 FORMAT_CHOICES = sorted(formats.FORMATS)
-_JSON_TYPES = {bool: {"type": "boolean"}, int: {"type": "integer", "minimum": 1}}
+_JSON_TYPES = {bool: {"type": "boolean"}, int: {"type": "integer", "minimum": 1}, str: {"type": "string"}}
 
 
 def _format_settings_schema() -> dict:
@@ -22,6 +22,9 @@ def _format_settings_schema() -> dict:
     for format_name, declared in sorted(formats.FORMATS.items()):
         for name, (kind, default, help_text) in declared.settings_schema.items():
             entry = properties.setdefault(name, {**_JSON_TYPES[kind], "description": ""})
+            choices = getattr(declared, "settings_choices", {}).get(name)
+            if choices:
+                entry["enum"] = list(choices)
             entry["description"] += f"{format_name}: {help_text} (default {default}). "
     return {"type": "object", "properties": properties, "additionalProperties": False}
 

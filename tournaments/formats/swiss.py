@@ -148,6 +148,7 @@ class Swiss(Format):
         "best_of": (int, 1, "games per match (odd)"),
         "acceleration": (str, None, "\"baku\": the FIDE Baku acceleration (C.04.5.1); default none"),
     }
+    settings_choices = {"acceleration": ("baku",)}  # the values a text setting may take (the API's schema)
 
     def __init__(self, rounds: int | None = None, best_of: int = 1, acceleration: str | None = None):
         check_best_of(best_of)

@@ -150,8 +150,11 @@ def test_d27_a_chaos_block_out_of_the_box_is_drawn_for_a_seat_that_may_have_it()
 def test_5_31_the_dice_due_in_a_battle_are_in_the_view():
     """5.31: "rulu tiom da ĵetkuboj kiom da paŝoj": the roll under way (whose, how many, at what
     hit number) is public, and a determinized state rolls the same dice."""
-    rolls = [s for s in states_of_a_playout({"turn_limit": 3}, players=3, seed=5)
-             if s["battle"] is not None and s["battle"]["step"] == "roll"]
+    # the first of some random playouts with a battle (which ones have one depends on the armies'
+    # content, e.g. their moves)
+    rolls = next((found for seed in range(5, 25)
+                  if (found := [s for s in states_of_a_playout({"turn_limit": 3}, players=3, seed=seed)
+                                if s["battle"] is not None and s["battle"]["step"] == "roll"])), [])
     assert rolls
     for state in rolls[:10]:
         assert RULESET.view(state, 1)["battle"]["roll"] == state["battle"]["roll"]

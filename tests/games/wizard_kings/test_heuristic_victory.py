@@ -14,8 +14,15 @@ from games.wizard_kings.state import city_gold
 
 from .conftest import RULESET, find_kind, make_state, plain
 
-MINE = find_kind(plain)                                  # seat 0's blocks: move 2, no trait
-THEIRS = find_kind(plain, next(a for a in armies() if a != MINE.split("/")[0]))
+def _walker(kind) -> bool:
+    """Move exactly 2: the positions below are laid out for it (a block of move 3 reaches a
+    city they keep out of reach)."""
+    return plain(kind) and kind.move == 2
+
+
+MINE = find_kind(_walker)                                # seat 0's blocks: move 2, no trait
+THEIRS = find_kind(_walker, next(a for a, army in armies().items()
+                                 if a != MINE.split("/")[0] and any(map(_walker, army.kinds))))
 
 
 def choice(state: dict, seat: int, weights: MoveWeights | None = None) -> dict:

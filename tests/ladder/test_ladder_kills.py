@@ -40,7 +40,12 @@ from ..bots.test_driver import _assert_finished_and_valid
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "sorcado"
-GOOD = (ROOT / "examples" / "bots" / "random_bot.py").read_bytes()
+# The example random bot, thinking 30 ms a move: a Sorcado match then lasts a second or more, so
+# a worker can be killed while one runs whatever the machine's load (unslowed, a quiet machine
+# played a whole match in 0.2 s, between two looks of the test).
+GOOD = (ROOT / "examples" / "bots" / "random_bot.py").read_bytes().replace(
+    b"            action = rng.choice(", b"            __import__('time').sleep(0.03)\n            action = rng.choice(")
+assert b"sleep(0.03)" in GOOD
 CAP = 1  # four bots could play two matches at once: the cap, not the bots, holds them back
 WORKER_ENV = {"MATCH_LEASE_SECONDS": "2", "LADDER_MATCHES_IN_FLIGHT": os.environ.get("TEST_LADDER_WORKER_CAP", str(CAP))}
 

@@ -58,15 +58,14 @@ def test_the_library_pages_contract_block_runs_as_written(tmp_path):
     assert ran.returncode == 0, ran.stderr
 
 
-@pytest.mark.parametrize("game", registry.names())
-@pytest.mark.parametrize("example", sorted(EXAMPLES))
-def test_each_bot_of_the_library_page_plays_a_whole_match_of_every_game_uploaded(
-        sandbox_required, bot_dirs, tmp_path, example, game):  # noqa: F811
-    source = tmp_path / f"{example.replace(' ', '_')}.py"
-    source.write_text(EXAMPLES[example])
+
+def _a_whole_match_in_seat_0(code, game: str) -> tuple[list[dict], SandboxedBot]:
+    """The uploaded ``code`` in the sandbox, seat 0 of a whole match of ``game`` at its fewest
+    players against its random bot; no process of it outlives the match. The log's records and the bot
+    (closed: its stderr and runtime stay readable)."""
     ruleset = registry.get(game)
     players = ruleset.spec.min_players
-    bot = SandboxedBot(bot_dirs(source), time_control=CLOCK, decisions=decision_bound(ruleset, players, {}))
+    bot = SandboxedBot(code, time_control=CLOCK, decisions=decision_bound(ruleset, players, {}))
     bots = {seat: bot if seat == 0 else RandomBot(ruleset, seat) for seat in range(players)}
     try:
         records = playout(ruleset, players, seed=bytes(range(32)), bots=bots, runner=RefereeRunner,
@@ -75,6 +74,15 @@ def test_each_bot_of_the_library_page_plays_a_whole_match_of_every_game_uploaded
         left = survivors(bot)
         bot.close()
     assert not left, left
+    return records, bot
+
+@pytest.mark.parametrize("game", registry.names())
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+def test_each_bot_of_the_library_page_plays_a_whole_match_of_every_game_uploaded(
+        sandbox_required, bot_dirs, tmp_path, example, game):  # noqa: F811
+    source = tmp_path / f"{example.replace(' ', '_')}.py"
+    source.write_text(EXAMPLES[example])
+    records, bot = _a_whole_match_in_seat_0(bot_dirs(source), game)
     assert records[-1]["kind"] == "match_ended"
     assert validate(records).ok
     mine = [r for r in records if r["kind"] == "action" and r["seat"] == 0]
@@ -110,17 +118,7 @@ def test_each_runtime_s_starter_bot_plays_a_whole_match_of_every_game_uploaded(
     documented messages alone": uploaded, in the sandbox, a whole match at the game's default
     options against its random bot, every answer legal (an illegal one would be a forfeit), and
     the hello told it its runtime (its first stderr line names it)."""
-    ruleset = registry.get(game)
-    players = ruleset.spec.min_players
-    bot = SandboxedBot(starters(runtime), time_control=CLOCK, decisions=decision_bound(ruleset, players, {}))
-    bots = {seat: bot if seat == 0 else RandomBot(ruleset, seat) for seat in range(players)}
-    try:
-        records = playout(ruleset, players, seed=bytes(range(32)), bots=bots, runner=RefereeRunner,
-                          policy=FaultPolicy())
-    finally:
-        left = survivors(bot)
-        bot.close()
-    assert not left, left
+    records, bot = _a_whole_match_in_seat_0(starters(runtime), game)
     assert records[-1]["kind"] == "match_ended" and validate(records).ok
     faults = [r["payload"] for r in records if r["kind"] == "forfeit" or "fault" in r["payload"]]
     assert not faults, (faults[:1], bot.stderr_text[-2000:])

@@ -3,8 +3,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 # bubblewrap: the sandbox of uploaded bots; nodejs: their node runtime (docs/protocol.md, "Runtimes")
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap nodejs && rm -rf /var/lib/apt/lists/*
-COPY requirements.txt requirements-numeric.txt ./
-RUN pip install --no-cache-dir -r requirements.txt
+COPY requirements.lock requirements-numeric.txt ./
+# Every package pinned with its files' hashes (README, "Dependencies": python3 dev.py lock)
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 # The python-numeric runtime: numpy, pinned with hashes, in a directory of its own that the
 # sandbox binds read-only (never the service's site-packages).
 RUN pip install --no-cache-dir --require-hashes --no-deps --only-binary=:all: \
@@ -16,7 +17,7 @@ COPY . .
 # is signed at build time).
 RUN DEBUG=0 SECRET_KEY=collectstatic-only ARENA_VAR_DIR=/app/var python manage.py collectstatic --noinput
 EXPOSE 8000
-# The production server: gunicorn, 4 processes x 4 threads, so at most 16 requests run at once
-# and at most 16 database connections are open (persistent, DB_CONN_MAX_AGE); more clients wait
-# in the listen backlog instead of exhausting PostgreSQL's connections.
-CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py builtinbots && exec gunicorn config.wsgi --bind 0.0.0.0:8000 --workers 4 --worker-class gthread --threads 4 --timeout 60 --access-logfile -"]
+# The production server: gunicorn with deploy/gunicorn.conf.py (DEBUG off, 4 processes x 4
+# threads, so at most 16 requests run at once and at most 16 database connections are open;
+# more clients wait in the listen backlog instead of exhausting PostgreSQL's connections).
+CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py builtinbots && exec gunicorn -c deploy/gunicorn.conf.py --bind 0.0.0.0:8000"]

@@ -4,6 +4,7 @@
     python3 dev.py demo    install everything into .venv, run a tournament, ladder matches and a match of built-in bots, say where to look
     python3 dev.py test    install the test dependencies into .venv and run the whole suite (args go to pytest)
     python3 dev.py bench   install the benchmark dependencies and run bench/ (see BENCHMARKS.md)
+    python3 dev.py lock    write the lock files (requirements*.lock: every package, with hashes) anew
 
 Embedded defaults: SQLite in ./var and Celery tasks in process. Set DATABASE_URL and
 CELERY_BROKER_URL to use PostgreSQL, Redis and real workers instead.
@@ -27,19 +28,40 @@ def run(*args: str, **kw) -> None:
         sys.exit(result.returncode)
 
 
+# Every package installed, with the hashes of its files, resolved from the direct pins of each
+# requirements file (`python3 dev.py lock` writes them anew with uv; README, "Dependencies").
+LOCKS = {"requirements.txt": "requirements.lock", "requirements-test.txt": "requirements-test.lock",
+         "bench/requirements.txt": "bench/requirements.lock"}
+UV = "uv==0.13.8"  # the resolver of `dev.py lock` (installed into .venv by that command only)
+
+
 def install(requirements: str) -> None:
-    """Create .venv and install ``requirements`` into it, unless that exact file is installed."""
+    """Create .venv and install the lock of ``requirements`` into it (every package pinned, each
+    file's hash checked: ``pip install --require-hashes``), unless that exact lock is installed."""
     if not PYTHON.exists():
         print(f"creating {VENV.relative_to(ROOT)} ...", flush=True)
         venv.create(VENV, with_pip=True, symlinks=os.name != "nt")  # as `python3 -m venv` does
-    files = [ROOT / requirements, *sorted(ROOT.glob("requirements*.txt"))]
-    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
-    stamp = VENV / f".installed-{requirements.replace('/', '-')}"
+    lock = LOCKS[requirements]
+    digest = hashlib.sha256((ROOT / lock).read_bytes()).hexdigest()
+    stamp = VENV / f".installed-{lock.replace('/', '-')}"
     if stamp.exists() and stamp.read_text() == digest:
         return
-    print(f"installing {requirements} ...", flush=True)
-    run(PYTHON, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r", requirements)
+    print(f"installing {lock} ...", flush=True)
+    run(PYTHON, "-m", "pip", "install", "--disable-pip-version-check", "-q", "--require-hashes", "-r", lock)
     stamp.write_text(digest)
+
+
+def lock() -> None:
+    """Write every lock file anew from its requirements file's direct pins: uv resolves them for
+    every platform (``--universal``) from Python 3.11 on and records every file's hash."""
+    if not PYTHON.exists():
+        venv.create(VENV, with_pip=True, symlinks=os.name != "nt")
+    run(PYTHON, "-m", "pip", "install", "--disable-pip-version-check", "-q", UV)
+    for requirements, locked in LOCKS.items():
+        print(f"{requirements} -> {locked}", flush=True)
+        run(PYTHON, "-m", "uv", "pip", "compile", "--quiet", "--universal", "--generate-hashes",
+            "--python-version", "3.11", "--custom-compile-command", "python3 dev.py lock",
+            "--output-file", locked, requirements)
 
 
 def ensure_debian_package(command: str, package: str, why: str, missing: str) -> None:
@@ -169,6 +191,8 @@ if __name__ == "__main__":
         test(rest)
     elif command == "bench":
         bench(rest)
+    elif command == "lock":
+        lock()
     else:
         print(__doc__)
         sys.exit(2)

@@ -52,8 +52,8 @@ GAME = "trap-the-wizard"
 
 
 def gunicorn_command(port: int) -> list[str]:
-    """The Dockerfile's gunicorn command line, bound to ``port`` on the loopback and without the
-    access log (writing 200 clients' lines to a pipe nobody reads would stall the server)."""
+    """The Dockerfile's gunicorn command line, bound to ``port`` on the loopback (server_start
+    turns the access log off: ARENA_ACCESS_LOG, deploy/gunicorn.conf.py)."""
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     found = re.search(r"exec (gunicorn [^\"]+)", dockerfile)
     if not found:
@@ -103,7 +103,7 @@ def server_start(url: str, port: int, var_dir: str) -> subprocess.Popen:
     env = dict(os.environ, DATABASE_URL=url, CACHE_URL=CACHE_URL, DEBUG="0",
                SECRET_KEY=secrets.token_urlsafe(48), ALLOWED_HOSTS="127.0.0.1",
                # Plain HTTP on the loopback: in production the proxy in front holds TLS.
-               SECURE_SSL_REDIRECT="0", ARENA_VAR_DIR=var_dir,
+               SECURE_SSL_REDIRECT="0", ARENA_VAR_DIR=var_dir, ARENA_ACCESS_LOG="",
                API_THROTTLE_ANON="100000000/minute", API_THROTTLE_USER="100000000/minute",
                CACHE_KEY_PREFIX=f"bench-load-{secrets.token_hex(4)}")
     env.pop("DJANGO_SETTINGS_MODULE", None)

@@ -9,8 +9,11 @@ CACHE_URL           e.g. redis://127.0.0.1:6379/1  (default: none -> a per-proce
 DB_CONN_MAX_AGE     seconds a connection is kept (default 0 with DEBUG on, 60 with it off)
 SECRET_KEY, DEBUG, ALLOWED_HOSTS, REPLAY_SNAPSHOT_EVERY
 SIGNING_KEY_DIR     the private keys that sign match ends (default: var/signing-keys)
-DEBUG is on by default for local development (the demo, runserver); every deployment sets
-DEBUG=0 (docker-compose.yml does), and then the production settings at the end apply.
+ARENA_PLAIN_HTTP    1: with DEBUG off, serve plain http (a local run behind no proxy; see the end)
+DEBUG is on by default for local development (the demo, runserver, manage.py); a server started
+by gunicorn (config/wsgi.py, deploy/gunicorn.conf.py) has it off unless DEBUG=1 is set, and every
+deployment sets DEBUG=0 for its workers too (docker-compose.yml, the README's path without
+Docker); then the production settings at the end apply.
 """
 import os
 from pathlib import Path
@@ -278,17 +281,21 @@ LOGGING = {
 # HTTPS only, cookies over HTTPS only, HSTS, no sniffing, no framing: what `manage.py check
 # --deploy` asks for. Each can be overridden by the environment (e.g. SECURE_SSL_REDIRECT=0 behind
 # a proxy that already redirects; then set SECURE_PROXY_SSL_HEADER_NAME too).
+# ARENA_PLAIN_HTTP=1 is the plain-HTTP mode of a local run behind no proxy (the README's path
+# without Docker, on http://127.0.0.1:8000/): no redirect to https, cookies sent over http, no
+# HSTS. Never on a server others reach: passwords and tokens would cross the network in clear.
 def _env_flag(name: str, default: bool) -> bool:
     return os.environ.get(name, "1" if default else "0") == "1"
 
 
+PLAIN_HTTP = _env_flag("ARENA_PLAIN_HTTP", False)
 if not DEBUG:
-    SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = _env_flag("SESSION_COOKIE_SECURE", True)
-    CSRF_COOKIE_SECURE = _env_flag("CSRF_COOKIE_SECURE", True)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = _env_flag("SECURE_HSTS_PRELOAD", True)
+    SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", not PLAIN_HTTP)
+    SESSION_COOKIE_SECURE = _env_flag("SESSION_COOKIE_SECURE", not PLAIN_HTTP)
+    CSRF_COOKIE_SECURE = _env_flag("CSRF_COOKIE_SECURE", not PLAIN_HTTP)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if PLAIN_HTTP else str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", not PLAIN_HTTP)
+    SECURE_HSTS_PRELOAD = _env_flag("SECURE_HSTS_PRELOAD", not PLAIN_HTTP)
     SECURE_CONTENT_TYPE_NOSNIFF = _env_flag("SECURE_CONTENT_TYPE_NOSNIFF", True)
     SECURE_REFERRER_POLICY = os.environ.get("SECURE_REFERRER_POLICY", "same-origin")
     SECURE_CROSS_ORIGIN_OPENER_POLICY = os.environ.get("SECURE_CROSS_ORIGIN_OPENER_POLICY", "same-origin")

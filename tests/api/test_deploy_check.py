@@ -75,7 +75,7 @@ def test_compose_runs_the_production_server_not_runserver():
     compose = yaml.safe_load(COMPOSE.read_text())
     assert "command" not in compose["services"]["web"]  # the Dockerfile's CMD
     command = (ROOT / "Dockerfile").read_text().split("\nCMD ", 1)[1]
-    assert "exec gunicorn config.wsgi" in command and "runserver" not in command
+    assert "exec gunicorn -c deploy/gunicorn.conf.py" in command and "runserver" not in command
 
 
 def _free_port() -> int:
@@ -115,9 +115,8 @@ def test_the_production_server_serves_the_api_and_static_files_without_debug(tmp
     manifest = json.loads((tmp_path / "static" / "staticfiles.json").read_text())
     hashed = manifest["paths"]["viewer/viewer.js"]
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "--bind",
-                               f"127.0.0.1:{port}", "--workers", "2", "--worker-class", "gthread",
-                               "--threads", "2"], cwd=ROOT, env=env,
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "--bind",
+                               f"127.0.0.1:{port}", "--workers", "2", "--threads", "2"], cwd=ROOT, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         base, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 60

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One entry point that needs nothing but Python 3.11+:
 
-    python3 dev.py demo    install everything into .venv, run a tournament, ladder matches and a match of built-in bots, say where to look
+    python3 dev.py demo    install everything into .venv, run a tournament, ladder matches, a match of each game and a four-player match of built-in bots, say where to look
     python3 dev.py test    install the test dependencies into .venv and run the whole suite (args go to pytest)
     python3 dev.py bench   install the benchmark dependencies and run bench/ (see BENCHMARKS.md)
     python3 dev.py lock    write the lock files (requirements*.lock: every package, with hashes) anew
@@ -146,6 +146,8 @@ def demo() -> None:
         "--entrants", "8", "--options", '{"rounds": 1}')
     print("\n== the Sorcado ladder: six ladder matches of its built-in bots, then its leaderboard ==", flush=True)
     run(PYTHON, "manage.py", "ladder", "sorcado", "--matches", "6")
+    print("\n== one short match of each of the five games, validated ==", flush=True)
+    run(PYTHON, "manage.py", "showcase")
     print("\n== a full four-player match between built-in bots ==", flush=True)
     run(PYTHON, "manage.py", "play", "trap-the-wizard", "--players", "4")
 

@@ -95,6 +95,24 @@ def ensure_chromium() -> None:
                           "the browser tests of the replay viewer will be skipped")
 
 
+def ensure_npm_packages() -> None:
+    """What the browser tests load into pages from the npm registry (package.json: axe-core,
+    the accessibility checker), installed as package-lock.json pins it (`npm ci`, integrity
+    checked) into node_modules, unless that exact lock is installed."""
+    ensure_debian_package("npm", "npm", "the browser tests' accessibility checker",
+                          "the accessibility tests will fail under ARENA_REQUIRE_BROWSER=1, else skip")
+    if not shutil.which("npm"):
+        return
+    lock = ROOT / "package-lock.json"
+    stamp = ROOT / "node_modules" / ".installed-package-lock"
+    digest = hashlib.sha256(lock.read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    print("installing package-lock.json (axe-core, for the browser tests) ...", flush=True)
+    run("npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error")
+    stamp.write_text(digest)
+
+
 PYTHON_NUMERIC = ROOT / "var" / "runtimes" / "python-numeric"
 
 
@@ -176,6 +194,7 @@ def test(pytest_args: list[str]) -> None:
     ensure_bubblewrap()
     ensure_runtimes(build_tools=True)
     ensure_chromium()
+    ensure_npm_packages()
     run(PYTHON, "-m", "pytest", *parallel_args(pytest_args), *pytest_args)
 
 

@@ -43,6 +43,7 @@ from bench import ladder as ladder_bench  # noqa: E402
 from bench import load as load_bench  # noqa: E402
 from bench import games as games_bench  # noqa: E402
 from bench import protocol as protocol_bench  # noqa: E402
+from bench import reads as reads_bench  # noqa: E402
 from bench import recovery as recovery_bench  # noqa: E402
 from bench import search as search_bench  # noqa: E402
 from bench import steps as steps_bench  # noqa: E402
@@ -69,6 +70,7 @@ EXTRA = {
     "ladder": ("## The ladder: convergence against a round robin, fairness and throughput (bench/ladder.py)",
                ladder_bench, "in process"),
     "load": ("## Load: 200 clients against the production server (bench/load.py)", load_bench, "load.py"),
+    "reads": ("## Where a read spends its time (bench/reads.py)", reads_bench, "reads.py"),
     "search": ("## The search bot against each game's best bot (bench/search.py)", search_bench,
                "in process"),
     "swiss": ("## Swiss: FIDE Dutch pairings against the reference engine (bench/swiss.py)",

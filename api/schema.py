@@ -55,6 +55,28 @@ def add_error_responses(result, generator, request, public):
     return result
 
 
+def describe_tournament_bodies(result, generator, request, public):
+    """drf-spectacular hook: a tournament's create body names a game and a format, and what
+    format_settings and rules_options it takes depends on both (the format's settings within
+    the game's seats, the game's options within the match driver's event limit): one schema a
+    pair, of which exactly one fits (issue 40, item 11)."""
+    from games.engine import registry
+
+    from .serializers_tournaments import rules_options_component, rules_options_schema, tournament_body_variants
+
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    body = components.get("TournamentCreateInputRequest")
+    if body is not None:
+        for game in registry.names():
+            components[rules_options_component(game)] = rules_options_schema(registry.get(game))
+        body["properties"]["format_settings"] = {"type": "object", "description": "the format's settings; "
+                                                 "which, and their bounds, depend on the format and the game"}
+        body["properties"]["rules_options"] = {"type": "object", "description": "the game's rules options "
+                                               "(GET /api/games/<name>/ lists them)"}
+        body["oneOf"] = tournament_body_variants()
+    return result
+
+
 class AutoSchema(openapi.AutoSchema):
     """drf-spectacular's AutoSchema, stating rules of the server it cannot see: unknown body
     fields are refused (api.serializers_base.Input), which text DRF accepts, and that a view

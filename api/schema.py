@@ -58,8 +58,8 @@ def add_error_responses(result, generator, request, public):
 def describe_tournament_bodies(result, generator, request, public):
     """drf-spectacular hook: a tournament's create body names a game and a format, and what
     format_settings and rules_options it takes depends on both (the format's settings within
-    the game's seats, the game's options within the match driver's event limit): one schema a
-    pair, of which exactly one fits (issue 40, item 11)."""
+    the game's seats, the game's options within the match driver's event limit), described by
+    two lists of schemas, of which exactly one each fits (issue 40, item 11)."""
     from games.engine import registry
 
     from .serializers_tournaments import rules_options_component, rules_options_schema, tournament_body_variants
@@ -73,7 +73,7 @@ def describe_tournament_bodies(result, generator, request, public):
                                                  "which, and their bounds, depend on the format and the game"}
         body["properties"]["rules_options"] = {"type": "object", "description": "the game's rules options "
                                                "(GET /api/games/<name>/ lists them)"}
-        body["oneOf"] = tournament_body_variants()
+        body["allOf"] = tournament_body_variants()
     return result
 
 

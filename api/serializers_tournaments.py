@@ -360,11 +360,16 @@ def rules_options_variants(ruleset, players: int) -> list[dict]:
 
 
 def tournament_body_variants() -> list[dict]:
-    """The create body for each game and format: the settings that format takes with that game
-    (its seats) and the options of that game (schemas of which exactly one fits)."""
+    """What the create body's format_settings and rules_options may be, for each game and
+    format: the settings that format takes with that game (within its seats) and the options
+    of that game (within the driver's event limit at the format's table size). Two lists of
+    schemas, of which exactly one each fits a body: one per format and the games whose seats
+    give the same settings, one per game and the formats that give the same options."""
+    import json
+
     from games.engine import registry
 
-    variants = []
+    settings_of, options_of = {}, {}
     for game in game_choices():
         ruleset = registry.get(game)
         for format_name in FORMAT_CHOICES:
@@ -372,18 +377,27 @@ def tournament_body_variants() -> list[dict]:
             if not takes_seats and not ruleset.spec.min_players <= 2 <= ruleset.spec.max_players:
                 continue
             settings = format_settings_variants(format_name, ruleset)
-            options = rules_options_variants(ruleset, min(7, ruleset.spec.max_players) if takes_seats else 2)
             if not settings:
                 continue
+            settings = settings[0] if len(settings) == 1 else {"oneOf": settings}
+            # a pod format's matches seat up to the game's most players: the bound at that size
+            # (for Trap the Wizard's rounds and wizards it is the same at 3-6 seats)
+            options = rules_options_variants(ruleset, min(7, ruleset.spec.max_players) if takes_seats else 2)
             rules_options = {"$ref": f"#/components/schemas/{rules_options_component(game)}"}
             if options:
                 rules_options = {"allOf": [rules_options], "oneOf": options}
-            variants.append({"type": "object", "properties": {
-                "game": {"type": "string", "enum": [game]},
-                "format": {"type": "string", "enum": [format_name]},
-                "format_settings": settings[0] if len(settings) == 1 else {"oneOf": settings},
-                "rules_options": rules_options}})
-    return variants
+            settings_of.setdefault((format_name, json.dumps(settings, sort_keys=True)), (settings, []))[1].append(game)
+            options_of.setdefault((game, json.dumps(rules_options, sort_keys=True)), (rules_options, []))[1].append(
+                format_name)
+    by_format = [{"type": "object", "properties": {
+        "game": {"type": "string", "enum": games}, "format": {"type": "string", "enum": [format_name]},
+        "format_settings": settings}, "required": ["game", "format"]}
+        for (format_name, _), (settings, games) in settings_of.items()]
+    by_game = [{"type": "object", "properties": {
+        "game": {"type": "string", "enum": [game]}, "format": {"type": "string", "enum": formats_},
+        "rules_options": options}, "required": ["game", "format"]}
+        for (game, _), (options, formats_) in options_of.items()]
+    return [{"oneOf": by_format}, {"oneOf": by_game}]
 
 
 def rules_options_component(game: str) -> str:

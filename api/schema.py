@@ -71,8 +71,13 @@ def describe_tournament_bodies(result, generator, request, public):
             components[rules_options_component(game)] = rules_options_schema(registry.get(game))
         body["properties"]["format_settings"] = {"type": "object", "description": "the format's settings; "
                                                  "which, and their bounds, depend on the format and the game"}
-        body["properties"]["rules_options"] = {"type": "object", "description": "the game's rules options "
-                                               "(GET /api/games/<name>/ lists them)"}
+        body["properties"]["rules_options"] = {"type": "object", "description": (
+            "the game's rules options (GET /api/games/<name>/ lists them). One refusal the schema "
+            "cannot state: Warlock's and Wizard Kings' options whose matches could run past the match "
+            "driver's event limit at the format's table sizes (a bound on several options together, "
+            "bots.driver.events_bound_check) are refused with a 400 whose detail says so "
+            "('... more than the N the match driver plays ...'); Trap the Wizard's is stated "
+            "(turn_limit by rounds and wizards)")}
         body["allOf"] = tournament_body_variants()
     return result
 

@@ -55,6 +55,33 @@ def add_error_responses(result, generator, request, public):
     return result
 
 
+def describe_tournament_bodies(result, generator, request, public):
+    """drf-spectacular hook: a tournament's create body names a game and a format, and what
+    format_settings and rules_options it takes depends on both (the format's settings within
+    the game's seats, the game's options within the match driver's event limit), described by
+    two lists of schemas, of which exactly one each fits (issue 40, item 11)."""
+    from games.engine import registry
+
+    from .serializers_tournaments import rules_options_component, rules_options_schema, tournament_body_variants
+
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    body = components.get("TournamentCreateInputRequest")
+    if body is not None:
+        for game in registry.names():
+            components[rules_options_component(game)] = rules_options_schema(registry.get(game))
+        body["properties"]["format_settings"] = {"type": "object", "description": "the format's settings; "
+                                                 "which, and their bounds, depend on the format and the game"}
+        body["properties"]["rules_options"] = {"type": "object", "description": (
+            "the game's rules options (GET /api/games/<name>/ lists them). One refusal the schema "
+            "cannot state: Warlock's and Wizard Kings' options whose matches could run past the match "
+            "driver's event limit at the format's table sizes (a bound on several options together, "
+            "bots.driver.events_bound_check) are refused with a 400 whose detail says so "
+            "('... more than the N the match driver plays ...'); Trap the Wizard's is stated "
+            "(turn_limit by rounds and wizards)")}
+        body["allOf"] = tournament_body_variants()
+    return result
+
+
 class AutoSchema(openapi.AutoSchema):
     """drf-spectacular's AutoSchema, stating rules of the server it cannot see: unknown body
     fields are refused (api.serializers_base.Input), which text DRF accepts, and that a view

@@ -8,6 +8,11 @@ from games.engine import registry
 from games.engine.protocol import json_type_name
 
 
+# A database id in a request body: the range the database stores (BigAutoField), so a huge
+# number is a 400 with a reason, not an overflow in the database driver (a 500).
+ID_RANGE = {"min_value": 1, "max_value": 2**63 - 1}
+
+
 def is_json_type(value, kind: type) -> bool:
     """``value`` is of JSON type ``kind`` (true and false are not integers; 1 is a number)."""
     if kind is float:

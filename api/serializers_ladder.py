@@ -2,7 +2,7 @@
 from django.conf import settings
 from rest_framework import serializers
 
-from .serializers_base import Input
+from .serializers_base import ID_RANGE, Input
 
 
 class LadderOutput(serializers.Serializer):
@@ -43,12 +43,12 @@ class LadderEntryInput(Input):
 
 
 class LadderJoinInput(Input):
-    bot = serializers.IntegerField(help_text="One of your bots of this game with a passed version.")
+    bot = serializers.IntegerField(**ID_RANGE, help_text="One of your bots of this game with a passed version.")
 
 
 class ScrimmageInput(Input):
-    bot = serializers.IntegerField(min_value=1, help_text="One of your bots, with a version that passed its check match.")
-    opponents = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=20,
+    bot = serializers.IntegerField(**ID_RANGE, help_text="One of your bots, with a version that passed its check match.")
+    opponents = serializers.ListField(child=serializers.IntegerField(**ID_RANGE), min_length=1, max_length=20,
                                       help_text="Bots of the same game (built-in or uploaded); games cycle through them.")
     games = serializers.IntegerField(min_value=1, max_value=settings.SCRIMMAGE_MAX_GAMES,
                                      help_text="1 to SCRIMMAGE_MAX_GAMES (default 20).")

@@ -8,7 +8,7 @@ from tournaments import formats
 from tournaments.models import Correction, Entry, Tournament
 from tournaments.services_drafts import MAX_ENTRIES, TIME_CONTROL_LIMITS
 
-from .serializers_base import Input, game_choices, is_json_type
+from .serializers_base import ID_RANGE, Input, game_choices, is_json_type
 
 FORMAT_CHOICES = sorted(formats.FORMATS)
 _JSON_TYPES = {bool: {"type": "boolean"}, int: {"type": "integer", "minimum": 1}, str: {"type": "string"}}
@@ -133,8 +133,8 @@ class TournamentOutput(serializers.ModelSerializer):
 
 
 class EntryCreateInput(Input):
-    bot = serializers.IntegerField(help_text="The bot's id.")
-    version = serializers.IntegerField(required=False, min_value=1,
+    bot = serializers.IntegerField(**ID_RANGE, help_text="The bot's id.")
+    version = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1,
                                        help_text="Version number; the latest when left out.")
 
 
@@ -231,3 +231,175 @@ class LeaderboardRowOutput(serializers.Serializer):
     self_play = serializers.IntegerField(
         help_text="matches where this bot held more than one seat; they do not count (not rated, for any "
                   "seat of the match)")
+
+
+# -- the create body per game and format (the OpenAPI schema, api.schema.describe_tournament_bodies)
+
+_OPTION_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
+
+
+def rules_options_schema(ruleset) -> dict:
+    """A game's rules_options from its option definitions (games.engine.protocol.option): each
+    option's JSON type, choices and bounds; no other name."""
+    from games.engine.protocol import options_schema
+
+    properties = {}
+    for declared in options_schema(ruleset.Options):
+        entry = {"type": _OPTION_TYPES[type(declared["default"])], "description": declared["help"]}
+        if "choices" in declared:
+            entry["enum"] = list(declared["choices"])
+        for bound, key in (("min", "minimum"), ("max", "maximum")):
+            if bound in declared:
+                entry[key] = declared[bound]
+        properties[declared["name"]] = entry
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+def _setting_schema(format_name: str, name: str, low: int = 1, high: int | None = None) -> dict:
+    """One setting of a format: its JSON type, choices, and bounds (the format's own and the
+    service's SETTING_LIMITS); a series (best_of of the two-player formats) is odd."""
+    from tournaments.services_drafts import SETTING_LIMITS
+
+    declared = formats.FORMATS[format_name]
+    kind, default, help_text = declared.settings_schema[name]
+    entry = {**_JSON_TYPES[kind], "description": f"{help_text} (default {default})"}
+    if kind is int:
+        entry["minimum"] = low
+        most = SETTING_LIMITS.get(name, (None,))[0]
+        if high is not None or most is not None:
+            entry["maximum"] = min(x for x in (high, most) if x is not None)
+        if name == "best_of" and "seats" not in declared.settings_schema:
+            entry["not"] = {"multipleOf": 2}
+    choices = getattr(declared, "settings_choices", {}).get(name)
+    if choices:
+        entry["enum"] = list(choices)
+    return entry
+
+
+def format_settings_variants(format_name: str, ruleset) -> list[dict]:
+    """The format_settings a format takes for a game, as schemas of which one fits: for the pod
+    formats one per min_seats (given, or the service's default max(3, the game's minimum)),
+    since seats and advance are bounded by it (2 <= min_seats <= seats <= 7 and the game's
+    seats; 1 <= advance < min_seats); a default that would break a bound makes that setting
+    required."""
+    declared = formats.FORMATS[format_name].settings_schema
+    plain = {name: _setting_schema(format_name, name) for name in declared if name not in ("seats", "min_seats", "advance")}
+    if "seats" not in declared:
+        return [{"type": "object", "properties": plain, "additionalProperties": False}]
+    spec = ruleset.spec
+    default_min = max(3, spec.min_players)
+    variants = []
+    for given in [None, *range(2, 8)]:
+        least = default_min if given is None else given
+        low, high = max(least, spec.min_players, 2), min(7, spec.max_players)
+        if low > high or ("advance" in declared and least < 2):
+            continue
+        properties = {**plain, "seats": _setting_schema(format_name, "seats", low, high)}
+        required = [] if low <= declared["seats"][1] <= high else ["seats"]
+        if given is None:
+            variant = {"not": {"required": ["min_seats"]}}
+        else:
+            properties["min_seats"] = {**_setting_schema(format_name, "min_seats", given, given)}
+            required.append("min_seats")
+            variant = {}
+        if "advance" in declared:
+            if least < 2:
+                continue
+            properties["advance"] = _setting_schema(format_name, "advance", 1, least - 1)
+            if declared["advance"][1] > least - 1:
+                required.append("advance")
+        variants.append({**variant, "type": "object", "properties": properties, "additionalProperties": False,
+                         **({"required": required} if required else {})})
+    return variants
+
+
+# Options whose greatest value the match driver's event limit lowers (bots.driver.events_bound_check),
+# and the options that limit depends on: game -> (bounded option, options it depends on).
+EVENT_BOUNDED_OPTIONS = {"trap-the-wizard": ("turn_limit", ("rounds", "wizards"))}
+
+
+def rules_options_variants(ruleset, players: int) -> list[dict]:
+    """A game's rules_options for matches of up to `players` seats, as schemas of which one
+    fits, each within rules_options_schema (the caller's): where the driver's event limit bounds
+    an option by others (Trap the Wizard's turn_limit by rounds and wizards), one schema per
+    value of those others (given, or left to their default), with the bound found by the
+    service's own check; otherwise none."""
+    import itertools
+
+    from bots.driver import events_bound_check
+    from games.engine import InvalidOptions
+
+    plain = rules_options_schema(ruleset)
+    if ruleset.spec.name not in EVENT_BOUNDED_OPTIONS:
+        return []
+    bounded, depends = EVENT_BOUNDED_OPTIONS[ruleset.spec.name]
+    declared = plain["properties"]
+
+    def allowed(value: int, given: dict) -> bool:
+        try:
+            events_bound_check(ruleset, players, {**given, bounded: value})
+            return True
+        except InvalidOptions:
+            return False
+
+    variants = []
+    for values in itertools.product(*([None, *range(declared[d]["minimum"], declared[d]["maximum"] + 1)]
+                                      for d in depends)):
+        given = {d: v for d, v in zip(depends, values) if v is not None}
+        low, high = declared[bounded]["minimum"], declared[bounded]["maximum"]
+        while low < high:                       # the greatest value the check allows
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if allowed(middle, given) else (low, middle - 1)
+        properties = {bounded: {"maximum": low}, **{d: {"enum": [v]} for d, v in given.items()}}
+        variant = {"properties": properties, **({"required": list(given)} if given else {})}
+        absent = [d for d in depends if d not in given]
+        if absent:
+            variant["allOf"] = [{"not": {"required": [d]}} for d in absent]
+        variants.append(variant)
+    return variants
+
+
+def tournament_body_variants() -> list[dict]:
+    """What the create body's format_settings and rules_options may be, for each game and
+    format: the settings that format takes with that game (within its seats) and the options
+    of that game (within the driver's event limit at the format's table size). Two lists of
+    schemas, of which exactly one each fits a body: one per format and the games whose seats
+    give the same settings, one per game and the formats that give the same options."""
+    import json
+
+    from games.engine import registry
+
+    settings_of, options_of = {}, {}
+    for game in game_choices():
+        ruleset = registry.get(game)
+        for format_name in FORMAT_CHOICES:
+            takes_seats = "seats" in formats.FORMATS[format_name].settings_schema
+            if not takes_seats and not ruleset.spec.min_players <= 2 <= ruleset.spec.max_players:
+                continue
+            settings = format_settings_variants(format_name, ruleset)
+            if not settings:
+                continue
+            settings = settings[0] if len(settings) == 1 else {"oneOf": settings}
+            # a pod format's matches seat up to the game's most players: the bound at that size
+            # (for Trap the Wizard's rounds and wizards it is the same at 3-6 seats)
+            options = rules_options_variants(ruleset, min(7, ruleset.spec.max_players) if takes_seats else 2)
+            rules_options = {"$ref": f"#/components/schemas/{rules_options_component(game)}"}
+            if options:
+                rules_options = {"allOf": [rules_options], "oneOf": options}
+            settings_of.setdefault((format_name, json.dumps(settings, sort_keys=True)), (settings, []))[1].append(game)
+            options_of.setdefault((game, json.dumps(rules_options, sort_keys=True)), (rules_options, []))[1].append(
+                format_name)
+    by_format = [{"type": "object", "properties": {
+        "game": {"type": "string", "enum": games}, "format": {"type": "string", "enum": [format_name]},
+        "format_settings": settings}, "required": ["game", "format"]}
+        for (format_name, _), (settings, games) in settings_of.items()]
+    by_game = [{"type": "object", "properties": {
+        "game": {"type": "string", "enum": [game]}, "format": {"type": "string", "enum": formats_},
+        "rules_options": options}, "required": ["game", "format"]}
+        for (game, _), (options, formats_) in options_of.items()]
+    return [{"oneOf": by_format}, {"oneOf": by_game}]
+
+
+def rules_options_component(game: str) -> str:
+    """The name of a game's rules_options schema among the schema's components."""
+    return "RulesOptions" + "".join(part.title() for part in game.split("-"))

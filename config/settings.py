@@ -247,7 +247,7 @@ SPECTACULAR_SETTINGS = {
     # Request bodies get their own components, where DRF's input rules (no blank text) apply.
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "api.schema.add_error_responses"],
+                             "api.schema.add_error_responses", "api.schema.describe_tournament_bodies"],
     # Two fields are named "format" (a tournament's, a bot version's): each enum gets a name.
     "ENUM_NAME_OVERRIDES": {"TournamentFormatEnum": "api.serializers_tournaments.FORMAT_CHOICES",
                             "BotVersionFormatEnum": "bots.models.BotVersion.Format"},

@@ -45,10 +45,12 @@ def test_a_lost_advance_and_lost_ratings_are_made_good_by_the_sweep(db):
     assert tournament.status == Tournament.Status.FINISHED and not tournament.rated
     # The recompute queued on commit never runs inside this test's transaction: lost, as with
     # a dying worker. The next sweep sees a finished tournament not rated yet.
-    assert tournaments_sweep() == {"advanced": 0, "matches_started": 0, "ratings_recomputed": ["sorcado"]}
+    assert tournaments_sweep() == {"advanced": 0, "matches_started": 0, "ratings_recomputed": ["sorcado"],
+                                  "cancelled_matches_aborted": 0}
     tournament.refresh_from_db()
     assert tournament.rated and Rating.objects.filter(game="sorcado").count() == 2
-    assert tournaments_sweep() == {"advanced": 0, "matches_started": 0, "ratings_recomputed": []}
+    assert tournaments_sweep() == {"advanced": 0, "matches_started": 0, "ratings_recomputed": [],
+                                  "cancelled_matches_aborted": 0}
 
 
 def test_the_sweep_starts_the_next_round_a_lost_advance_owed(db):

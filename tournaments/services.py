@@ -195,8 +195,15 @@ def _queue_advance(tournament_id, queue: bool) -> None:
 def tournaments_sweep() -> dict:
     """Make good what lost tasks left owed (call from the periodic sweep): every running
     tournament whose results call for a start (a series game, the next round, the finish) is
-    advanced, without waiting for a tournament another transaction holds; and each game with a
-    finished tournament whose ratings were never recomputed gets its ratings recomputed."""
+    advanced, without waiting for a tournament another transaction holds; each game with a
+    finished tournament whose ratings were never recomputed gets its ratings recomputed; and a
+    match of a cancelled tournament whose abort never landed (the cancelling process died, or
+    its abort gave up) is aborted now: the cancel's day-long lease keeps drivers off it, but
+    only until then, and it would stay running all that time."""
+    aborted = [match_id for match_id, tournament_id in Match.objects.filter(
+        status=Match.Status.RUNNING, pairing_game__pairing__tournament__status=Tournament.Status.CANCELLED,
+    ).values_list("pk", "pairing_game__pairing__tournament_id")
+        if _match_abort_on_cancel(match_id, f"tournament {tournament_id} was cancelled")]
     # Ratings first: a tournament this sweep finishes has its recompute queued on commit, and
     # only if that is lost does the next sweep see it owed.
     games = sorted(set(Tournament.objects.filter(status=Tournament.Status.FINISHED, rated=False)
@@ -209,7 +216,8 @@ def tournaments_sweep() -> dict:
         if results.games_to_start or not results.games_running:
             started += len(tournament_advance(tournament_id=tournament.pk, wait=False))
             advanced += 1
-    return {"advanced": advanced, "matches_started": started, "ratings_recomputed": games}
+    return {"advanced": advanced, "matches_started": started, "ratings_recomputed": games,
+            "cancelled_matches_aborted": len(aborted)}
 
 
 def _queue_ratings(game: str) -> None:

@@ -27,8 +27,9 @@ SETTING_LIMITS = {
     "cycles": (10, "every advance rebuilds the schedule of all cycles"),
     "rounds": (1000, "every round is played and stored in turn; no real event comes near"),
 }
-# Upper bounds on the clock, in ms: a driver holds its match for up to move_ms + bank_ms per
-# move, so that is also how long a match whose worker died waits before the sweep takes it over.
+# Upper bounds on the clock, in ms: a bot may think move_ms + bank_ms on one move, the whole
+# of it inside one sandbox step (its CPU allowance, the driver's heartbeat renewing the lease
+# meanwhile); a match whose worker died is taken over within one lease whatever the clock.
 TIME_CONTROL_LIMITS = {"move_ms": 60_000, "bank_ms": 600_000, "increment_ms": 60_000}
 
 
@@ -55,7 +56,8 @@ def _checked_time_control(time_control: dict | None) -> dict:
                                f"{' above 0' if key == 'move_ms' else ''}, got {value!r}")
         if value > TIME_CONTROL_LIMITS[key]:
             raise DraftRefused(f"time_control.{key} is at most {TIME_CONTROL_LIMITS[key]} ms, got "
-                               f"{value}: a match whose worker died waits that long to be taken over")
+                               f"{value}: one move may take move_ms + bank_ms, and a match of longer "
+                               "moves would hold a worker for hours")
     return TimeControl(**raw).to_json() if raw else {}
 
 

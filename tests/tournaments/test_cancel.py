@@ -100,3 +100,24 @@ def _play_match_outcomes(count: int, timeout: float = 60) -> list[str]:
             return outcomes
         assert time.monotonic() < deadline, worker_log.read_text()[-3000:]
         time.sleep(0.2)
+
+
+def test_the_sweep_aborts_a_cancelled_tournaments_match_whose_abort_never_landed(db):
+    """A cancel whose process died after taking the leases (its aborts never written) left the
+    match running behind a day-long lease, out of every driver's and sweep's reach: the
+    tournaments' sweep aborts it with the cancel's reason, and a second sweep finds nothing."""
+    from tournaments.services import CANCELLED_TOKEN, tournaments_sweep
+
+    tournament, (played, queued) = _started(queue=False)
+    assert match_drive(match_id=played.pk, max_events=40) == "paused"
+    # what tournament_cancel commits before its aborts, and nothing after
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.CANCELLED)
+    Match.objects.filter(pk__in=[played.pk, queued.pk]).update(driver_token=CANCELLED_TOKEN)
+    assert Match.objects.filter(pk__in=[played.pk, queued.pk], status=Match.Status.RUNNING).count() == 2
+
+    assert tournaments_sweep()["cancelled_matches_aborted"] == 2
+
+    for match in (played, queued):
+        _assert_aborted_with_the_reason(tournament, match)
+    assert tournaments_sweep()["cancelled_matches_aborted"] == 0
+    assert ratings_recompute(game=GAME) == 0

@@ -1,8 +1,8 @@
 """The site for people (api.site, api.site_bots, api.site_ladder): home, games, ladders, tournaments, matches,
-bots, my page, login and logout. The viewer and the tournament page (api.pages_urls) share its frame."""
+bots, my page, login and logout, sign-up, password change and API tokens. The viewer and the tournament page (api.pages_urls) share its frame."""
 from django.urls import path
 
-from . import site, site_bots, site_ladder
+from . import site, site_accounts, site_bots, site_ladder
 
 urlpatterns = [
     path("", site.home, name="site-home"),
@@ -20,4 +20,8 @@ urlpatterns = [
     path("me/", site.my_page, name="site-me"),
     path("login/", site.login_view, name="site-login"),
     path("logout/", site.logout_view, name="site-logout"),
+    path("signup/", site_accounts.signup_view, name="site-signup"),
+    path("password/", site_accounts.password_change_view, name="site-password"),
+    path("tokens/", site_accounts.tokens_view, name="site-tokens"),
+    path("tokens/<int:token_id>/revoke/", site_accounts.token_revoke_view, name="site-token-revoke"),
 ]

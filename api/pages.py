@@ -7,8 +7,8 @@ so neither the page nor a request grows with the length of the match, and while 
 it asks for the steps past its head every LIVE_POLL_MS. Each frame's event line tells only what
 the perspective's view at that step shows (hidden_parts). Rights
 (ARCHITECTURE.md, "Events"): while a match runs, hidden information is for staff only, so a
-spectator gets the public perspective, a bot owner also the seats of their own bots, and
-anonymous users no live match at all. After the end every perspective is open, including "full"
+spectator (anonymous or not) gets the public perspective, a bot owner also the seats of their
+own bots. After the end every perspective is open, including "full"
 (the encoded state).
 """
 from __future__ import annotations
@@ -61,7 +61,7 @@ LIVE_POLL_MS = 1000
 
 def perspectives_for(match: Match, user) -> list[str]:
     """The perspectives ``user`` may see: "public", seat numbers as strings, and "full" (the
-    rules are api.permissions'). Raises Http404 for a live match an anonymous user cannot see."""
+    rules are api.permissions'). Raises Http404 for a match the user may not know of."""
     if not matches_visible_to(user).filter(pk=match.pk).exists():
         raise Http404("no such match")
     everything = [PUBLIC, *map(str, range(match.players)), FULL]

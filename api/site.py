@@ -5,8 +5,8 @@ login and logout, and a 404 page of the site's own.
 Server-rendered like the viewer (api.pages) and under its Content-Security-Policy: no script
 and nothing from outside, so the rating chart is inline SVG. Every page is open to anonymous
 visitors and shows no more than the API shows them: the matches of api.permissions'
-matches_visible_to (finished ones only for anonymous visitors, a live one's envelope for users),
-never a live match's hidden parts (no page here folds a running match). Lists are pages of
+matches_visible_to (every match, a live one by its envelope), never a live match's hidden parts
+(no page here folds a running match; the viewer shows its public view, docs/live.md). Lists are pages of
 PAGE_SIZE rows read in a fixed number of queries, whatever the page holds.
 """
 from __future__ import annotations

@@ -38,7 +38,7 @@ from .throttles import ScopedRateThrottle
 
 TAG = ["matches"]
 ERRORS = {403: OpenApiResponse(description="Not for you while the match is live."),
-          404: OpenApiResponse(description="No such match (live matches are hidden from anonymous users).")}
+          404: OpenApiResponse(description="No such match.")}
 
 
 # -- reads --------------------------------------------------------------------------------------
@@ -154,8 +154,8 @@ class MatchFilter(FilterSet):
 
 
 @extend_schema(tags=TAG, summary="List matches",
-               description="Newest first. Anonymous visitors see finished (ended or aborted) "
-                           "matches only; signed-in users also see live ones (public envelope).")
+               description="Newest first. Everyone, anonymous visitors included, sees every match; "
+                           "a live one through its public envelope (docs/live.md).")
 class MatchList(generics.ListAPIView):
     serializer_class = MatchSerializer
     filterset_class = MatchFilter

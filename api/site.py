@@ -22,8 +22,9 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.core.paginator import Paginator
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
-from django.http import Http404
+from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 from django.utils.safestring import mark_safe
 
 from bots.models import Bot, BotVersion
@@ -84,6 +85,23 @@ def page_not_found(request, exception=None):
     """handler404: the API's JSON envelope under /api/ (api.errors), the site's page elsewhere."""
     if request.path.startswith("/api/"):
         return json_not_found(request, exception)
+    return not_found_page(request)
+
+
+def unknown_page(request, path=""):
+    """Any URL no route of the site matches (the last route): the site's 404, DEBUG or not
+    (handler404 serves only with DEBUG off, and DEBUG is on by default for a local run). Being
+    a route, it makes every path "valid" to CommonMiddleware, which then no longer adds a
+    missing slash; so it does: a path without one whose slashed form is a page of its own is
+    redirected there, as APPEND_SLASH would."""
+    if settings.APPEND_SLASH and not request.path_info.endswith("/"):
+        try:
+            slashed = resolve(f"{request.path_info}/")
+        except Resolver404:
+            slashed = None
+        if slashed is not None and slashed.url_name != "site-unknown":
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(f"{request.path}/" + (f"?{query}" if query else ""))
     return not_found_page(request)
 
 

@@ -1,6 +1,6 @@
 """The site for people (api.site, api.site_bots, api.site_ladder): home, games, ladders, tournaments, matches,
 bots, my page, login and logout, sign-up, password change and API tokens. The viewer and the tournament page (api.pages_urls) share its frame."""
-from django.urls import path
+from django.urls import path, re_path
 
 from . import site, site_accounts, site_bots, site_ladder
 
@@ -24,4 +24,6 @@ urlpatterns = [
     path("password/", site_accounts.password_change_view, name="site-password"),
     path("tokens/", site_accounts.tokens_view, name="site-tokens"),
     path("tokens/<int:token_id>/revoke/", site_accounts.token_revoke_view, name="site-token-revoke"),
+    # Last: any other URL is the site's 404 page, DEBUG or not (site.unknown_page).
+    re_path(r"^(?P<path>.*)$", site.unknown_page, name="site-unknown"),
 ]

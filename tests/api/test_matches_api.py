@@ -280,11 +280,15 @@ def test_it_shows_raw_events_of_a_live_match_to_staff_only(live, people):
 def test_it_pages_raw_events_by_seq(ended):
     anonymous, records = client_for(), match_records(match=ended)
     page = anonymous.get(url(ended, "events/?limit=5")).json()
-    assert page["results"] == records[:5]
+    # Issue 39.6: "the events list has the same envelope as every other list".
+    assert list(page) == ["count", "next", "previous", "results"]
+    assert page["results"] == records[:5] and page["count"] == len(records) and page["previous"] is None
     page = anonymous.get(page["next"]).json()
     assert [r["seq"] for r in page["results"]] == [5, 6, 7, 8, 9]
+    assert anonymous.get(page["previous"]).json()["results"] == records[:5]
     page = anonymous.get(url(ended, f"events/?after={len(records) - 3}&limit=5")).json()
     assert page["results"] == records[-2:] and page["next"] is None
+    assert anonymous.get(page["previous"]).json()["results"] == records[-7:-2]
     assert anonymous.get(url(ended, "events/?limit=0")).status_code == 400
 
 
@@ -292,7 +296,9 @@ def test_it_pages_raw_events_past_any_seq_without_failing(ended):
     anonymous = client_for()
     anonymous.raise_request_exception = False
     page = anonymous.get(url(ended, f"events/?after={2**70}"))
-    assert page.status_code == 200 and page.json() == {"results": [], "next": None}
+    body = page.json()
+    assert page.status_code == 200 and body["results"] == [] and body["next"] is None
+    assert anonymous.get(body["previous"]).json()["results"] == match_records(match=ended)[-100:]  # the last page
     response = anonymous.get(url(ended, f"events/?limit={2**70}"))
     assert response.status_code == 400 and response.json()["error"]["code"] == "max_value"
 
@@ -313,16 +319,34 @@ def test_it_shows_the_latest_validation(ended, live, people):
     assert response.status_code == 404 and response.json()["error"]["code"] == "no_validation"
 
 
-def test_it_queues_a_revalidation_for_signed_in_users(live, people, eager_tasks,
-                                                      django_capture_on_commit_callbacks):
+def test_without_a_broker_it_validates_in_the_request_and_says_so(live, people, eager_tasks):
+    # Issue 39.6: "POST .../validate/ says what it did when there is no broker (it validated in
+    # process, it did not queue)".
     assert client_for().post(url(live, "validate/")).status_code in (401, 403, 404)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client_for(people["carol"]).post(url(live, "validate/"))
-    assert response.status_code == 202 and response.json() == {"match": str(live.pk), "queued": True}
-    assert Validation.objects.filter(match=live).count() == 1
+    response = client_for(people["carol"]).post(url(live, "validate/"))
+    body = response.json()
+    assert response.status_code == 200 and body["match"] == str(live.pk)
+    assert body["queued"] is False and body["ok"] is True and "no broker" in body["detail"]
+    assert Validation.objects.filter(match=live).count() == 1  # done before the answer
     seen = client_for(people["carol"]).get(url(live, "validation/")).json()
     assert seen["ok"] is True and seen["redacted"] is True and seen["report"] is None
     assert client_for(people["staff"]).get(url(live, "validation/")).json()["report"]["events"] == 13
+
+
+def test_with_a_broker_it_queues_the_validation_and_says_so(live, people, django_capture_on_commit_callbacks):
+    from config.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = False  # a broker: the task goes to a worker (not run here)
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as queued:
+            response = client_for(people["carol"]).post(url(live, "validate/"))
+    finally:
+        app.conf.task_always_eager = before
+    body = response.json()
+    assert response.status_code == 202 and body["queued"] is True and body["ok"] is None
+    assert "queued for a worker" in body["detail"] and len(queued) == 1
+    assert not Validation.objects.filter(match=live).exists()
 
 
 def test_it_limits_how_often_a_user_asks_for_a_revalidation(live, people, eager_tasks,
@@ -334,12 +358,12 @@ def test_it_limits_how_often_a_user_asks_for_a_revalidation(live, people, eager_
             return client.post(url(live, "validate/"))
 
     before = Validation.objects.filter(match=live).count()
-    assert [validate(carol).status_code for _ in range(6)] == [202] * 6
+    assert [validate(carol).status_code for _ in range(6)] == [200] * 6  # no broker: validated in the request
     refused = validate(carol)
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "throttled"
     assert 0 < int(refused["Retry-After"]) <= 60
     assert Validation.objects.filter(match=live).count() == before + 6  # the refused one ran nothing
-    assert validate(bob).status_code == 202  # a rate per user
+    assert validate(bob).status_code == 200  # a rate per user
 
 
 # -- the schema and the sandbox -----------------------------------------------------------------

@@ -523,14 +523,26 @@ def bracket_layout(rounds: list[dict], *, connect: bool) -> dict:
 
 @with_content_security_policy
 def tournament_page(request, tournament_id):
-    """The bracket (or pods, or rounds) in SVG with a link to every match, and the standings;
-    in the site's frame with the entries and progress of api.site.tournament_overview."""
-    from .site import tournament_overview  # api.site imports this module
+    """The bracket (or pods, or rounds) in SVG with a link to every match, or a round robin's
+    crosstable, and the standings; in the site's frame with the entries and progress of
+    api.site.tournament_overview, and the forms of api.site_tournaments for its visitor."""
+    return tournament_page_response(request, get_object_or_404(Tournament, pk=tournament_id))
 
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+
+def tournament_page_response(request, tournament: Tournament, *, refusal: str = "", status: int = 200):
+    """The tournament page; ``refusal``: why a form of it was refused (api.site_tournaments)."""
+    from .site import tournament_overview  # api.site imports this module
+    from .site_tournaments import CROSSTABLE_FORMATS, crosstable, tournament_actions
+
     rounds = tournament_bracket(tournament=tournament)
-    layout = bracket_layout(rounds, connect=tournament.format in CONNECTED_FORMATS)
     standings = tournament_standings(tournament=tournament) if rounds else []
-    return render(request, "viewer/tournament.html", {"tournament": tournament, "layout": layout,
-                                                      "rounds": rounds, "standings": standings,
-                                                      **tournament_overview(tournament=tournament, rounds=rounds)})
+    overview = tournament_overview(tournament=tournament, rounds=rounds)
+    table = (crosstable(entries=overview["entries"], rounds=rounds, standings=standings)
+             if rounds and tournament.format in CROSSTABLE_FORMATS else None)
+    layout = None if table else bracket_layout(rounds, connect=tournament.format in CONNECTED_FORMATS)
+    response = render(request, "viewer/tournament.html", {
+        "tournament": tournament, "layout": layout, "crosstable": table, "rounds": rounds,
+        "standings": standings, "refusal": refusal, **overview, **tournament_actions(request, tournament)},
+        status=status)
+    response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    return response

@@ -2,7 +2,7 @@
 bots, my page, login and logout, sign-up, password change and API tokens. The viewer and the tournament page (api.pages_urls) share its frame."""
 from django.urls import path, re_path
 
-from . import site, site_accounts, site_bots, site_ladder
+from . import site, site_accounts, site_bots, site_ladder, site_tournaments
 
 urlpatterns = [
     path("", site.home, name="site-home"),
@@ -10,6 +10,12 @@ urlpatterns = [
     path("games/<str:name>/", site.game_detail, name="site-game"),
     path("matches/", site.match_list, name="site-matches"),
     path("tournaments/", site.tournament_list, name="site-tournaments"),
+    path("tournaments/new/", site_tournaments.tournament_create_page, name="site-tournament-new"),
+    path("tournaments/<int:tournament_id>/entries/", site_tournaments.tournament_entry_page,
+         name="site-tournament-entry"),
+    path("tournaments/<int:tournament_id>/start/", site_tournaments.tournament_start_page, name="site-tournament-start"),
+    path("tournaments/<int:tournament_id>/cancel/", site_tournaments.tournament_cancel_page,
+         name="site-tournament-cancel"),
     path("bots/<int:bot_id>/", site.bot_detail, name="site-bot"),
     path("bots/<int:bot_id>/versions/", site_bots.bot_version_upload_page, name="site-bot-upload"),
     path("bots/<int:bot_id>/ladder/", site_ladder.ladder_entry_toggle, name="site-bot-ladder"),

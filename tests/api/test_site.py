@@ -219,10 +219,13 @@ def test_it_shows_a_drafts_entries_and_a_running_tournaments_progress(running_cu
     running = _get(_client(), f"/tournaments/{running_cup.pk}/")
     progress = " ".join(running.split('id="progress">')[1].split("</p>")[0].split())
     assert progress.startswith("Round 1: 0 of 2 pairings decided") and "2 running" in progress
-    assert 'id="bracket"' in running and "Standings" in running
+    # A round robin: its crosstable, not a bracket; round 1's pairings are running (…), linked.
+    assert 'id="crosstable"' in running and 'id="bracket"' not in running and "Standings" in running
+    assert running.count('class="cross-row"') == 4 and running.count(">\u2026</a>") == 4
     finished = _get(_client(), f"/tournaments/{finished_cup.pk}/")
     progress = " ".join(finished.split('id="progress">')[1].split("</p>")[0].split())
     assert progress == "2 rounds · 3 matches ended"
+    assert 'id="bracket"' in finished and 'id="crosstable"' not in finished  # an elimination: its bracket
     assert '<nav class="site-nav"' in finished
 
 

@@ -419,6 +419,7 @@ def bot_page_context(request, bot: Bot, **extra) -> dict:
     entry = LadderEntry.objects.select_related("version", "ladder").filter(bot=bot).first()
     ladder_row = next((row for row in ladder_leaderboard(ladder=entry.ladder) if row["entry"].pk == entry.pk),
                       None) if entry and entry.active else None
+    from .site_bots import bot_records
     from .site_ladder import version_ladder_rows
 
     return {
@@ -428,7 +429,7 @@ def bot_page_context(request, bot: Bot, **extra) -> dict:
         "bot": bot, "title": _title(bot.game), "versions": versions,
         "rating": next((r for r in bot.ratings.all() if r.game == bot.game), None),
         "history": history, "chart": rating_chart(history), "page": page,
-        "rows": match_rows(page.object_list), **extra}
+        "rows": match_rows(page.object_list), "record": bot_records([bot.pk])[bot.pk], **extra}
 
 
 @site_page

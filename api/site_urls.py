@@ -16,6 +16,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/start/", site_tournaments.tournament_start_page, name="site-tournament-start"),
     path("tournaments/<int:tournament_id>/cancel/", site_tournaments.tournament_cancel_page,
          name="site-tournament-cancel"),
+    path("bots/", site_bots.bot_list, name="site-bots"),
     path("bots/<int:bot_id>/", site.bot_detail, name="site-bot"),
     path("bots/<int:bot_id>/versions/", site_bots.bot_version_upload_page, name="site-bot-upload"),
     path("bots/<int:bot_id>/ladder/", site_ladder.ladder_entry_toggle, name="site-bot-ladder"),

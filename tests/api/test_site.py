@@ -410,7 +410,7 @@ def test_it_answers_with_its_own_404_page(db, settings):
 
 # -- queries --------------------------------------------------------------------------------------
 
-LIST_PAGES = ["/", "/games/", f"/games/{GAME}/", "/matches/", "/tournaments/", "/me/"]
+LIST_PAGES = ["/", "/games/", f"/games/{GAME}/", "/matches/", "/tournaments/", "/me/", "/bots/"]
 
 
 def _count_queries(client, url):
@@ -449,9 +449,11 @@ def test_every_list_page_reads_in_a_bounded_number_of_queries(rated, finished_cu
     # And few: the session and its user, then a count and a page per list, the bots of a page of
     # matches; the tournament page folds its results twice (bracket, standings) as before; a
     # bot's page also reads its ladder entry (one query; its game has no ladder here) and its
-    # versions' latest matches with their bots (two: api.site_ladder.version_ladder_rows).
+    # versions' latest matches with their bots (two: api.site_ladder.version_ladder_rows) and
+    # its record (two: its versions, the ended matches seating them: api.site_bots.bot_records);
+    # the bot list reads its page's records the same way, and the owners for its filter (one).
     most = {"/": 8, "/games/": 4, f"/games/{GAME}/": 6, "/matches/": 5, "/tournaments/": 4, "/me/": 11,
-            f"/bots/{heuristic.pk}/": 14, f"/tournaments/{finished_cup.pk}/": 16}
+            "/bots/": 7, f"/bots/{heuristic.pk}/": 16, f"/tournaments/{finished_cup.pk}/": 16}
     for url in pages:
         with django_assert_max_num_queries(most[url]):
             client.get(url)

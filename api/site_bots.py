@@ -11,15 +11,16 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import F, OuterRef, Subquery
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from bots.models import Bot, BotVersion
-from bots.services import bot_version_upload
+from bots.services import BotNameTaken, bot_create, bot_version_upload
 from bots.uploads import UploadRefused
 from replays.models import Match
 from tournaments.models import Rating
 
 from .selectors import bot_list_public, bot_profile
+from .serializers_bots import BotCreateInput
 from .site import _paged, bot_page_context, game_or_404, games_catalogue, seated, site_page
 from .views_bots import upload_limits
 
@@ -78,6 +79,31 @@ def bot_list(request):
         .values_list("username", flat=True)
     return render(request, "site/bots.html", {"page": page, "game": game, "owner": owner,
                                               "games": games_catalogue(), "owners": list(owners)})
+
+
+# -- a new bot ----------------------------------------------------------------------------------
+
+@site_page
+@login_required
+@require_http_methods(["GET", "POST"])
+def bot_create_page(request):
+    """The form for a new bot of mine (name, game, description), checked as POST /api/bots/
+    checks it (its input serializer, bots.services.bot_create); its page next, to upload its
+    first version. A refusal shows its reasons with the API's status (409 for a taken name)."""
+    context = {"games": games_catalogue(), "form": request.POST}
+    if request.method == "GET":
+        return render(request, "site/bot_new.html", context)
+    data = BotCreateInput(data={k: request.POST[k] for k in ("name", "game", "description") if k in request.POST})
+    if not data.is_valid():
+        errors = [f"{field}: {message}" for field, messages in data.errors.items() for message in messages]
+        return render(request, "site/bot_new.html", {**context, "errors": errors}, status=400)
+    try:
+        bot = bot_create(owner=request.user, **data.validated_data)
+    except BotNameTaken as exc:
+        return render(request, "site/bot_new.html", {**context, "errors": [str(exc)]}, status=409)
+    except ValueError as exc:
+        return render(request, "site/bot_new.html", {**context, "errors": [str(exc)]}, status=400)
+    return redirect("site-bot", bot.pk)
 
 
 # -- a version uploaded from the bot page -------------------------------------------------------

@@ -17,6 +17,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/cancel/", site_tournaments.tournament_cancel_page,
          name="site-tournament-cancel"),
     path("bots/", site_bots.bot_list, name="site-bots"),
+    path("bots/new/", site_bots.bot_create_page, name="site-bot-new"),
     path("bots/<int:bot_id>/", site.bot_detail, name="site-bot"),
     path("bots/<int:bot_id>/versions/", site_bots.bot_version_upload_page, name="site-bot-upload"),
     path("bots/<int:bot_id>/ladder/", site_ladder.ladder_entry_toggle, name="site-bot-ladder"),

@@ -106,3 +106,37 @@ def test_a_visitor_filters_the_bots_and_opens_one(page, live_server, live_db):  
 def _shot(tab, name):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=str(ARTIFACTS / f"site-bots-{name}.png"), full_page=True)
+
+
+def test_a_signed_up_visitor_creates_a_bot_and_uploads_its_first_version(page, live_server, live_db):  # noqa: F811
+    from bots.models import Bot, BotVersion
+
+    url = live_server.url
+    page.goto(f"{url}/signup/")
+    page.fill("#id_username", "nora")
+    page.fill("#id_password", "quill-Lantern-42")
+    page.fill("#id_password_again", "quill-Lantern-42")
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_url(f"{url}/me/")
+    page.click("#create-bot")
+    page.wait_for_url(f"{url}/bots/new/")
+    from django.contrib.auth import get_user_model
+
+    bot_create(owner=get_user_model().objects.get(username="nora"), name="owl", game=GAME)
+    page.fill("#id_name", "owl")  # a name nora has for this game already: the API's 409
+    page.select_option("#id_game", GAME)
+    with page.expect_response(f"{url}/bots/new/") as answer:
+        page.click("#bot-form button[type=submit]")
+    assert answer.value.status == 409 and "you already have a bot named 'owl'" in page.inner_text("#bot-errors")
+    page.fill("#id_name", "nightjar")
+    page.click("#bot-form button[type=submit]")
+    page.wait_for_url(re.compile(r".*/bots/\d+/$"))
+    bot = Bot.objects.get(name="nightjar")
+    page.wait_for_url(f"{url}/bots/{bot.pk}/")
+    assert (bot.owner.username, bot.game) == ("nora", GAME)
+    page.set_input_files("#upload-file", files=[{"name": "main.py", "mimeType": "text/x-python",
+                                                 "buffer": GOOD_SOURCE}])
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_url(f"{url}/bots/{bot.pk}/?uploaded=1")
+    assert BotVersion.objects.get(bot=bot).size == len(GOOD_SOURCE)
+    _shot(page, "created")

@@ -323,10 +323,16 @@ def _seat_labels(match: Match) -> list[str]:
 
 
 def with_content_security_policy(view):
-    """The page's response with CONTENT_SECURITY_POLICY (Django 5.2 has no CSP of its own)."""
+    """The page's response with CONTENT_SECURITY_POLICY (Django 5.2 has no CSP of its own); a
+    missing match or tournament is the site's 404 page, DEBUG or not (as api.site.site_page)."""
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
+        try:
+            response = view(request, *args, **kwargs)
+        except Http404 as exc:
+            from .site import not_found_page  # api.site imports this module
+
+            return not_found_page(request, str(exc))
         response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
         return response
     return wrapped

@@ -9,7 +9,8 @@ from rest_framework.test import APIClient
 
 from api.views import ENTRY_POINTS
 
-UNKNOWN = ["/no/such/page/", "/bots/abc/", "/nothing", "/tournaments/x/y/", "/static-ish/file.txt"]
+UNKNOWN = ["/no/such/page/", "/bots/abc/", "/nothing", "/tournaments/x/y/", "/static-ish/file.txt",
+           "/tournaments/999999/", "/matches/00000000-0000-0000-0000-000000000000/"]  # no such object
 
 
 @pytest.mark.parametrize("debug", [False, True])

@@ -395,7 +395,7 @@ def test_it_lets_the_owner_of_a_sandboxed_bot_see_its_seat(people, settings, tmp
 
 
 @pytest.mark.parametrize("path", ["/api/nonexistent/", "/api/matches/not-a-uuid/steps/x/",
-                                  "/api/games/nope/extra", "/api/"])
+                                  "/api/games/nope/extra", "/api/nope"])  # (/api/ is the entry points: issue 39.6)
 def test_every_unknown_api_url_answers_json_even_with_debug_on(client, settings, path):
     """Issue 12.8: with DEBUG on Django answers an unmatched URL with its HTML page listing every
     route; every /api/ URL answers with the JSON error envelope instead."""

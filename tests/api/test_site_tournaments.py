@@ -48,17 +48,21 @@ def _enter(tab, label):
     tab.wait_for_selector("#entered")
 
 
-def _play_to_the_end(tournament):
-    """Drive every match of ``tournament`` and advance it until it is over."""
+def _play_to_the_end(tournament, *, wait_s=180):
+    """Drive every match of ``tournament`` and advance it until it is over. A match a worker
+    holds (a broker's run: the start queued it) answers "busy"; the worker plays it meanwhile."""
+    import time
+
     from bots.driver import match_drive
     from tournaments.services import tournament_advance
 
-    for _ in range(50):
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
         running = Match.objects.filter(pairing_game__pairing__tournament=tournament, status=Match.Status.RUNNING)
         if not running.exists() and not tournament_advance(tournament_id=tournament.pk, queue=False):
             break
-        for match in running:
-            match_drive(match_id=match.pk)
+        if [match_drive(match_id=match.pk) for match in running].count("busy") == len(running):
+            time.sleep(0.2)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 

@@ -65,8 +65,8 @@ def crosstable(*, entries: list, rounds: list[dict], standings: list[dict]) -> d
     for entry in entries:
         row = standing.get(entry.seed, {})
         rows.append({"entry": entry, "seed": entry.seed,
-                     "cells": [{"seed": other, "own": other == entry.seed, "results": cells.get((entry.seed, other), [])}
-                               for other in seeds],
+                     "cells": [{"seed": other, "own": other == entry.seed,
+                                "results": cells.get((entry.seed, other), [])} for other in seeds],
                      "points": row.get("points"), "rank": row.get("rank"),
                      "tiebreaks": [row.get("tiebreaks", {}).get(name) for name in breaks]})
     return {"seeds": seeds, "rows": rows, "tiebreaks": breaks}

@@ -1,5 +1,7 @@
-"""The site for people (api.site, api.site_bots, api.site_ladder): home, games, ladders, tournaments, matches,
-bots, my page, login and logout, sign-up, password change and API tokens. The viewer and the tournament page (api.pages_urls) share its frame."""
+"""The site for people (api.site, api.site_accounts, api.site_bots, api.site_ladder,
+api.site_tournaments): home, games, bots, ladders, tournaments (organised from the site too),
+matches, my page, login and logout, sign-up, password change and API tokens. The viewer and the
+tournament page (api.pages_urls) share its frame."""
 from django.urls import path, re_path
 
 from . import site, site_accounts, site_bots, site_ladder, site_tournaments
@@ -13,7 +15,8 @@ urlpatterns = [
     path("tournaments/new/", site_tournaments.tournament_create_page, name="site-tournament-new"),
     path("tournaments/<int:tournament_id>/entries/", site_tournaments.tournament_entry_page,
          name="site-tournament-entry"),
-    path("tournaments/<int:tournament_id>/start/", site_tournaments.tournament_start_page, name="site-tournament-start"),
+    path("tournaments/<int:tournament_id>/start/", site_tournaments.tournament_start_page,
+         name="site-tournament-start"),
     path("tournaments/<int:tournament_id>/cancel/", site_tournaments.tournament_cancel_page,
          name="site-tournament-cancel"),
     path("bots/", site_bots.bot_list, name="site-bots"),

@@ -18,7 +18,7 @@ from replays.models import Match
 from replays.selectors import match_head
 
 # Bump when the body of a tagged read changes shape, so caches drop their old copies.
-FORMAT = 1
+FORMAT = 2  # 2: the events list in every list's envelope (count, next, previous, results)
 FINISHED_CACHE_CONTROL = "public, max-age=86400"
 LIVE_CACHE_CONTROL = "private, no-cache"
 FINISHED = (Match.Status.ENDED, Match.Status.ABORTED)

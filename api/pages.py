@@ -7,8 +7,8 @@ so neither the page nor a request grows with the length of the match, and while 
 it asks for the steps past its head every LIVE_POLL_MS. Each frame's event line tells only what
 the perspective's view at that step shows (hidden_parts). Rights
 (ARCHITECTURE.md, "Events"): while a match runs, hidden information is for staff only, so a
-spectator gets the public perspective, a bot owner also the seats of their own bots, and
-anonymous users no live match at all. After the end every perspective is open, including "full"
+spectator (anonymous or not) gets the public perspective, a bot owner also the seats of their
+own bots. After the end every perspective is open, including "full"
 (the encoded state).
 """
 from __future__ import annotations
@@ -61,7 +61,7 @@ LIVE_POLL_MS = 1000
 
 def perspectives_for(match: Match, user) -> list[str]:
     """The perspectives ``user`` may see: "public", seat numbers as strings, and "full" (the
-    rules are api.permissions'). Raises Http404 for a live match an anonymous user cannot see."""
+    rules are api.permissions'). Raises Http404 for a match the user may not know of."""
     if not matches_visible_to(user).filter(pk=match.pk).exists():
         raise Http404("no such match")
     everything = [PUBLIC, *map(str, range(match.players)), FULL]
@@ -323,10 +323,16 @@ def _seat_labels(match: Match) -> list[str]:
 
 
 def with_content_security_policy(view):
-    """The page's response with CONTENT_SECURITY_POLICY (Django 5.2 has no CSP of its own)."""
+    """The page's response with CONTENT_SECURITY_POLICY (Django 5.2 has no CSP of its own); a
+    missing match or tournament is the site's 404 page, DEBUG or not (as api.site.site_page)."""
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
+        try:
+            response = view(request, *args, **kwargs)
+        except Http404 as exc:
+            from .site import not_found_page  # api.site imports this module
+
+            return not_found_page(request, str(exc))
         response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
         return response
     return wrapped
@@ -523,14 +529,26 @@ def bracket_layout(rounds: list[dict], *, connect: bool) -> dict:
 
 @with_content_security_policy
 def tournament_page(request, tournament_id):
-    """The bracket (or pods, or rounds) in SVG with a link to every match, and the standings;
-    in the site's frame with the entries and progress of api.site.tournament_overview."""
-    from .site import tournament_overview  # api.site imports this module
+    """The bracket (or pods, or rounds) in SVG with a link to every match, or a round robin's
+    crosstable, and the standings; in the site's frame with the entries and progress of
+    api.site.tournament_overview, and the forms of api.site_tournaments for its visitor."""
+    return tournament_page_response(request, get_object_or_404(Tournament, pk=tournament_id))
 
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+
+def tournament_page_response(request, tournament: Tournament, *, refusal: str = "", status: int = 200):
+    """The tournament page; ``refusal``: why a form of it was refused (api.site_tournaments)."""
+    from .site import tournament_overview  # api.site imports this module
+    from .site_tournaments import CROSSTABLE_FORMATS, crosstable, tournament_actions
+
     rounds = tournament_bracket(tournament=tournament)
-    layout = bracket_layout(rounds, connect=tournament.format in CONNECTED_FORMATS)
     standings = tournament_standings(tournament=tournament) if rounds else []
-    return render(request, "viewer/tournament.html", {"tournament": tournament, "layout": layout,
-                                                      "rounds": rounds, "standings": standings,
-                                                      **tournament_overview(tournament=tournament, rounds=rounds)})
+    overview = tournament_overview(tournament=tournament, rounds=rounds)
+    table = (crosstable(entries=overview["entries"], rounds=rounds, standings=standings)
+             if rounds and tournament.format in CROSSTABLE_FORMATS else None)
+    layout = None if table else bracket_layout(rounds, connect=tournament.format in CONNECTED_FORMATS)
+    response = render(request, "viewer/tournament.html", {
+        "tournament": tournament, "layout": layout, "crosstable": table, "rounds": rounds,
+        "standings": standings, "refusal": refusal, **overview, **tournament_actions(request, tournament)},
+        status=status)
+    response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    return response

@@ -2,8 +2,9 @@
 
 The rules, in one place:
 
-- Anonymous visitors see finished (ended or aborted) matches only; signed-in users also see
-  live ones, through their public face (envelope, public views, redacted events).
+- Everyone, anonymous visitors included, sees every match; a live one through its public face
+  only (envelope, public views, redacted events), at once, with no delay: the public view holds
+  nothing a seat lacks, so watching gives a bot nothing its own view does not (docs/live.md).
 - Raw events of a live match carry hidden information (a shuffle is the whole deck order), so
   only auditors (staff) see them before the end. After the end the seed is revealed and
   everything is public: any seat's view, the full state, the raw log.
@@ -33,11 +34,10 @@ def match_is_over(match: Match) -> bool:
 
 
 def matches_visible_to(user) -> QuerySet:
-    """The matches ``user`` may know exist: finished ones for everyone, live ones for users."""
-    matches = Match.objects.all()
-    if user is None or not user.is_authenticated:
-        matches = matches.filter(status__in=FINISHED)
-    return matches
+    """The matches ``user`` may know exist: all of them, live ones included, for everyone (what
+    of a live match each may see is the business of the may_* rules below). Kept as the one
+    place a listing or a page asks, should a kind of match ever be hidden."""
+    return Match.objects.all()
 
 
 def match_seats_of(user, match: Match) -> set[int]:

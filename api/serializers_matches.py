@@ -162,10 +162,13 @@ class EventPageQuerySerializer(serializers.Serializer):
 
 
 class EventPageSerializer(serializers.Serializer):
-    """Raw events with seq > after, at most ``limit``; ``next`` is the following page's URL."""
+    """Raw events with seq > after, at most ``limit``, in every list's envelope: ``count`` is the
+    match's number of events, ``next`` and ``previous`` the URLs of the pages either side."""
 
-    results = EventRecordSerializer(many=True)
+    count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = EventRecordSerializer(many=True)
 
 
 class ValidationSerializer(serializers.Serializer):
@@ -182,5 +185,9 @@ class ValidationSerializer(serializers.Serializer):
 
 
 class ValidationQueuedSerializer(serializers.Serializer):
+    """What POST validate/ did: queued for a worker, or (no broker) validated in the request."""
+
     match = serializers.UUIDField()
-    queued = serializers.BooleanField()
+    queued = serializers.BooleanField(help_text="true: a worker validates it; false: validated in this request")
+    ok = serializers.BooleanField(allow_null=True, help_text="the verdict when validated in the request, else null")
+    detail = serializers.CharField(help_text="what was done, in words")

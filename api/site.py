@@ -5,8 +5,8 @@ login and logout, and a 404 page of the site's own.
 Server-rendered like the viewer (api.pages) and under its Content-Security-Policy: no script
 and nothing from outside, so the rating chart is inline SVG. Every page is open to anonymous
 visitors and shows no more than the API shows them: the matches of api.permissions'
-matches_visible_to (finished ones only for anonymous visitors, a live one's envelope for users),
-never a live match's hidden parts (no page here folds a running match). Lists are pages of
+matches_visible_to (every match, a live one by its envelope), never a live match's hidden parts
+(no page here folds a running match; the viewer shows its public view, docs/live.md). Lists are pages of
 PAGE_SIZE rows read in a fixed number of queries, whatever the page holds.
 """
 from __future__ import annotations
@@ -22,8 +22,9 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.core.paginator import Paginator
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
-from django.http import Http404
+from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 from django.utils.safestring import mark_safe
 
 from bots.models import Bot, BotVersion
@@ -84,6 +85,23 @@ def page_not_found(request, exception=None):
     """handler404: the API's JSON envelope under /api/ (api.errors), the site's page elsewhere."""
     if request.path.startswith("/api/"):
         return json_not_found(request, exception)
+    return not_found_page(request)
+
+
+def unknown_page(request, path=""):
+    """Any URL no route of the site matches (the last route): the site's 404, DEBUG or not
+    (handler404 serves only with DEBUG off, and DEBUG is on by default for a local run). Being
+    a route, it makes every path "valid" to CommonMiddleware, which then no longer adds a
+    missing slash; so it does: a path without one whose slashed form is a page of its own is
+    redirected there, as APPEND_SLASH would."""
+    if settings.APPEND_SLASH and not request.path_info.endswith("/"):
+        try:
+            slashed = resolve(f"{request.path_info}/")
+        except Resolver404:
+            slashed = None
+        if slashed is not None and slashed.url_name != "site-unknown":
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(f"{request.path}/" + (f"?{query}" if query else ""))
     return not_found_page(request)
 
 
@@ -401,6 +419,7 @@ def bot_page_context(request, bot: Bot, **extra) -> dict:
     entry = LadderEntry.objects.select_related("version", "ladder").filter(bot=bot).first()
     ladder_row = next((row for row in ladder_leaderboard(ladder=entry.ladder) if row["entry"].pk == entry.pk),
                       None) if entry and entry.active else None
+    from .site_bots import bot_records
     from .site_ladder import version_ladder_rows
 
     return {
@@ -410,7 +429,7 @@ def bot_page_context(request, bot: Bot, **extra) -> dict:
         "bot": bot, "title": _title(bot.game), "versions": versions,
         "rating": next((r for r in bot.ratings.all() if r.game == bot.game), None),
         "history": history, "chart": rating_chart(history), "page": page,
-        "rows": match_rows(page.object_list), **extra}
+        "rows": match_rows(page.object_list), "record": bot_records([bot.pk])[bot.pk], **extra}
 
 
 @site_page

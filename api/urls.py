@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from . import views, views_signing
 
 urlpatterns = [
+    path("", views.ApiRoot.as_view(), name="api-root"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("games/", views.GameList.as_view(), name="game-list"),

@@ -73,6 +73,41 @@ class GameSchema(APIView):
         return response
 
 
+# GET /api/: the entry points, each a URL a client can follow, and what it holds. Named routes,
+# so the answer follows the URLconf (an entry whose route is renamed fails the test, not a client).
+ENTRY_POINTS = [
+    ("games", "game-list", "the games, their options and player ranges"),
+    ("bots", "bot-list", "every bot; POST creates one (signed in)"),
+    ("my_bots", "my-bot-list", "your bots (signed in)"),
+    ("tournaments", "tournament-list", "every tournament; POST creates a draft (signed in)"),
+    ("matches", "match-list", "every match, newest first, live ones by their public face"),
+    ("ladders", "ladder-list", "each game's standing ladder"),
+    ("scrimmages", "scrimmage-list", "your scrimmages (signed in); POST asks for one"),
+    ("users", "user-register", "POST registers a user"),
+    ("tokens", "token-list", "your API tokens (signed in); POST creates one"),
+    ("signing_keys", "signing-key-list", "the keys that sign finished logs"),
+    ("health", "health", "liveness probe"),
+    ("schema", "schema", "the OpenAPI schema"),
+    ("docs", "docs", "the schema as browsable documentation"),
+]
+
+
+class ApiRoot(APIView):
+    """The API's entry points (a client starts here and follows the links)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: {"type": "object", "additionalProperties": {
+        "type": "object", "properties": {"url": {"type": "string"}, "description": {"type": "string"}}}}},
+        description="Each entry point by name: its absolute URL and what it holds. Leaderboards "
+                    "are per game: /api/leaderboards/<game>/ (a name from games).")
+    def get(self, request):
+        from django.urls import reverse
+
+        return Response({name: {"url": request.build_absolute_uri(reverse(route)), "description": text}
+                         for name, route, text in ENTRY_POINTS})
+
+
 class Health(APIView):
     """Liveness: the server answers. Touches neither the database nor the cache, so a probe (or
     the load benchmark's baseline) measures the request path alone."""

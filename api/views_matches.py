@@ -38,7 +38,7 @@ from .throttles import ScopedRateThrottle
 
 TAG = ["matches"]
 ERRORS = {403: OpenApiResponse(description="Not for you while the match is live."),
-          404: OpenApiResponse(description="No such match (live matches are hidden from anonymous users).")}
+          404: OpenApiResponse(description="No such match.")}
 
 
 # -- reads --------------------------------------------------------------------------------------
@@ -154,8 +154,8 @@ class MatchFilter(FilterSet):
 
 
 @extend_schema(tags=TAG, summary="List matches",
-               description="Newest first. Anonymous visitors see finished (ended or aborted) "
-                           "matches only; signed-in users also see live ones (public envelope).")
+               description="Newest first. Everyone, anonymous visitors included, sees every match; "
+                           "a live one through its public envelope (docs/live.md).")
 class MatchList(generics.ListAPIView):
     serializer_class = MatchSerializer
     filterset_class = MatchFilter
@@ -214,8 +214,9 @@ class MatchEvents(APIView):
 
     @extend_schema(tags=TAG, summary="Raw events", parameters=[EventPageQuerySerializer],
                    responses={200: EventPageSerializer, **ERRORS},
-                   description="Events with seq > after, at most limit (1-1000, default 100); "
-                               "follow next for the following page.")
+                   description="Events with seq > after, at most limit (1-1000, default 100), "
+                               "in the envelope of every list: count (the match's events), next "
+                               "and previous (the pages either side), results.")
     def get(self, request, pk):
         match = visible_match(request, pk)
         require_raw_events(request, match)
@@ -226,12 +227,16 @@ class MatchEvents(APIView):
         if (unchanged := not_modified(request, etag)) is not None:
             return unchanged
         records = match_records(match=match, first=after + 1, last=after + limit + 1)
-        following = None
+        count = match_event_count(match=match)
+        following = previous = None
         if len(records) > limit:
             records = records[:limit]
             following = request.build_absolute_uri(
                 f"{request.path}?after={records[-1]['seq']}&limit={limit}")
-        return tagged(Response({"results": records, "next": following}), etag)
+        if after > -1:  # the page of ``limit`` events before this one (the last page, past the end)
+            previous = request.build_absolute_uri(
+                f"{request.path}?after={max(min(after, count - 1) - limit, -1)}&limit={limit}")
+        return tagged(Response({"count": count, "next": following, "previous": previous, "results": records}), etag)
 
 
 class MatchExport(APIView):
@@ -275,7 +280,9 @@ class MatchValidation(APIView):
 
 
 class MatchValidate(APIView):
-    """Ask for a fresh validation of the whole log (done by a Celery task)."""
+    """Ask for a fresh validation of the whole log: queued for a worker (202), or, with no
+    broker (CELERY_BROKER_URL unset: tasks run in process), done in this request (200); the
+    answer says which it was."""
 
     permission_classes = [IsAuthenticated]
     # Each run re-folds the whole log and stores a Validation row: without its own rate any
@@ -284,14 +291,28 @@ class MatchValidate(APIView):
     throttle_scope = "validate"
 
     @extend_schema(tags=TAG, summary="Request a re-validation", request=None,
-                   responses={202: ValidationQueuedSerializer, 401: OpenApiResponse(
-                       description="Sign in first."), 404: ERRORS[404]},
-                   description="At most API_THROTTLE_VALIDATE requests per user (6/minute by "
+                   responses={202: ValidationQueuedSerializer, 200: ValidationQueuedSerializer,
+                              401: OpenApiResponse(description="Sign in first."), 404: ERRORS[404]},
+                   description="202 with queued true: a worker validates the match (GET "
+                               "validation/ has the verdict once it has run). Without a broker "
+                               "(CELERY_BROKER_URL unset) there is no worker: 200 with queued "
+                               "false, the match validated in this request, and its verdict (ok). "
+                               "At most API_THROTTLE_VALIDATE requests per user (6/minute by "
                                "default): more is a 429 with a Retry-After header.")
     def post(self, request, pk):
+        from config.celery import app
+        from replays.services import match_validate
         from replays.tasks import validate_match
 
         match = visible_match(request, pk)
         match_id = str(match.pk)
+        if app.conf.task_always_eager:  # no broker: the task would run here anyway, on commit
+            validation = match_validate(match=match)
+            return Response({"match": match_id, "queued": False, "ok": validation.ok,
+                             "detail": "validated in this request: no broker is configured "
+                                       "(CELERY_BROKER_URL), so nothing is queued; GET validation/ "
+                                       "has the report"})
         transaction.on_commit(lambda: validate_match.delay(match_id))
-        return Response({"match": match_id, "queued": True}, status=status.HTTP_202_ACCEPTED)
+        return Response({"match": match_id, "queued": True, "ok": None,
+                         "detail": "queued for a worker; GET validation/ has the verdict once it has run"},
+                        status=status.HTTP_202_ACCEPTED)

@@ -57,7 +57,8 @@ def _pages(arena: dict) -> dict[str, str]:
         "tournament-running": f"/tournaments/{arena['running'].pk}/",
         "tournament-finished": f"/tournaments/{arena['finished'].pk}/",
         "bot": f"/bots/{heuristic.pk}/", "ladders": "/ladders/", "ladder": "/ladders/sorcado/",
-        "scrimmages": "/scrimmages/", "login": "/login/", "not-found": "/no-such-page/",
+        "scrimmages": "/scrimmages/", "login": "/login/", "signup": "/signup/", "bots": "/bots/",
+        "not-found": "/no-such-page/",
     }
 
 
@@ -77,11 +78,13 @@ def test_every_page_passes_axe_core_with_no_serious_or_critical_violation(axe, l
     tab.click("#login-form button[type=submit]")
     tab.wait_for_url(f"{live_server.url}/me/")
     own = arena["live"].seats[1]
-    for name, path in {"me": "/me/", "own-bot": f"/bots/{_own_bot_id(own)}/"}.items():
+    signed_in = {"me": "/me/", "own-bot": f"/bots/{_own_bot_id(own)}/", "new-bot": "/bots/new/",
+                 "tokens": "/tokens/", "password": "/password/", "new-tournament": "/tournaments/new/"}
+    for name, path in signed_in.items():
         tab.goto(live_server.url + path, wait_until="load")
         found[name] = _blocking_violations(tab)
     failing = {name: violations for name, violations in found.items() if violations}
-    assert len(found) == len(pages) + 2
+    assert len(found) == len(pages) + len(signed_in)
     assert not failing, json.dumps(failing, indent=1)
 
 

@@ -112,9 +112,11 @@ def first(match, kind: str, seat=None) -> int:
 
 # -- list ---------------------------------------------------------------------------------------
 
-def test_it_lists_only_finished_matches_to_anonymous_visitors(live, ended, people):
+def test_it_lists_every_match_to_everyone_anonymous_visitors_included(live, ended, people):
+    # docs/live.md: "Every match can be watched while it is played, by anyone".
     anonymous = client_for().get("/api/matches/").json()
-    assert [m["id"] for m in anonymous["results"]] == [str(ended.pk)]
+    assert {m["id"] for m in anonymous["results"]} == {str(live.pk), str(ended.pk)}
+    assert all("seed" not in m for m in anonymous["results"])
     signed_in = client_for(people["carol"]).get("/api/matches/").json()
     assert {m["id"] for m in signed_in["results"]} == {str(live.pk), str(ended.pk)}
     assert all("seed" not in m for m in signed_in["results"])
@@ -182,7 +184,7 @@ def test_it_shows_a_match_without_its_seed(live, ended, people):
                                       "owner": v.bot.owner.username if v.bot.owner else None},
                               "version": v.number, "kind": v.bot.kind} for v in versions]
     assert "seed" not in body
-    assert client_for().get(url(live)).status_code == 404
+    assert client_for().get(url(live)).json() == client_for(people["carol"]).get(url(live)).json()
     body = client_for(people["carol"]).get(url(live)).json()
     assert body["status"] == "running" and body["result"] is None and body["validation"] is None
     assert body["steps"] == 13 and "seed" not in body
@@ -193,7 +195,8 @@ def test_it_shows_a_match_without_its_seed(live, ended, people):
 def test_it_shows_a_live_step_to_its_seat_owner_only(live, people):
     c = clients(people)
     head = url(live, "steps/12/")
-    assert c["anonymous"].get(head).status_code == 404
+    assert c["anonymous"].get(head).json() == c["carol"].get(head).json()  # the public view, as anyone's
+    assert c["anonymous"].get(head + "?seat=0").json()["error"]["code"] == "hidden_until_end"
     public = c["carol"].get(head).json()
     assert public["steps"] == 13 and public["step"] == 12 and public["seat"] is None
     assert "hand" not in public["view"] and public["next"]["kind"] in ("act", "chance")
@@ -266,8 +269,7 @@ def test_it_reads_only_ascii_digits_as_a_seat(ended):
 
 def test_it_shows_raw_events_of_a_live_match_to_staff_only(live, people):
     c = clients(people)
-    assert c["anonymous"].get(url(live, "events/")).status_code == 404
-    for who in ("alice", "carol"):
+    for who in ("anonymous", "alice", "carol"):
         response = c[who].get(url(live, "events/"))
         assert response.status_code == 403 and response.json()["error"]["code"] == "hidden_until_end"
         assert c[who].get(url(live, "export/")).status_code == 403
@@ -278,11 +280,15 @@ def test_it_shows_raw_events_of_a_live_match_to_staff_only(live, people):
 def test_it_pages_raw_events_by_seq(ended):
     anonymous, records = client_for(), match_records(match=ended)
     page = anonymous.get(url(ended, "events/?limit=5")).json()
-    assert page["results"] == records[:5]
+    # Issue 39.6: "the events list has the same envelope as every other list".
+    assert list(page) == ["count", "next", "previous", "results"]
+    assert page["results"] == records[:5] and page["count"] == len(records) and page["previous"] is None
     page = anonymous.get(page["next"]).json()
     assert [r["seq"] for r in page["results"]] == [5, 6, 7, 8, 9]
+    assert anonymous.get(page["previous"]).json()["results"] == records[:5]
     page = anonymous.get(url(ended, f"events/?after={len(records) - 3}&limit=5")).json()
     assert page["results"] == records[-2:] and page["next"] is None
+    assert anonymous.get(page["previous"]).json()["results"] == records[-7:-2]
     assert anonymous.get(url(ended, "events/?limit=0")).status_code == 400
 
 
@@ -290,7 +296,9 @@ def test_it_pages_raw_events_past_any_seq_without_failing(ended):
     anonymous = client_for()
     anonymous.raise_request_exception = False
     page = anonymous.get(url(ended, f"events/?after={2**70}"))
-    assert page.status_code == 200 and page.json() == {"results": [], "next": None}
+    body = page.json()
+    assert page.status_code == 200 and body["results"] == [] and body["next"] is None
+    assert anonymous.get(body["previous"]).json()["results"] == match_records(match=ended)[-100:]  # the last page
     response = anonymous.get(url(ended, f"events/?limit={2**70}"))
     assert response.status_code == 400 and response.json()["error"]["code"] == "max_value"
 
@@ -311,16 +319,34 @@ def test_it_shows_the_latest_validation(ended, live, people):
     assert response.status_code == 404 and response.json()["error"]["code"] == "no_validation"
 
 
-def test_it_queues_a_revalidation_for_signed_in_users(live, people, eager_tasks,
-                                                      django_capture_on_commit_callbacks):
+def test_without_a_broker_it_validates_in_the_request_and_says_so(live, people, eager_tasks):
+    # Issue 39.6: "POST .../validate/ says what it did when there is no broker (it validated in
+    # process, it did not queue)".
     assert client_for().post(url(live, "validate/")).status_code in (401, 403, 404)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client_for(people["carol"]).post(url(live, "validate/"))
-    assert response.status_code == 202 and response.json() == {"match": str(live.pk), "queued": True}
-    assert Validation.objects.filter(match=live).count() == 1
+    response = client_for(people["carol"]).post(url(live, "validate/"))
+    body = response.json()
+    assert response.status_code == 200 and body["match"] == str(live.pk)
+    assert body["queued"] is False and body["ok"] is True and "no broker" in body["detail"]
+    assert Validation.objects.filter(match=live).count() == 1  # done before the answer
     seen = client_for(people["carol"]).get(url(live, "validation/")).json()
     assert seen["ok"] is True and seen["redacted"] is True and seen["report"] is None
     assert client_for(people["staff"]).get(url(live, "validation/")).json()["report"]["events"] == 13
+
+
+def test_with_a_broker_it_queues_the_validation_and_says_so(live, people, django_capture_on_commit_callbacks):
+    from config.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = False  # a broker: the task goes to a worker (not run here)
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as queued:
+            response = client_for(people["carol"]).post(url(live, "validate/"))
+    finally:
+        app.conf.task_always_eager = before
+    body = response.json()
+    assert response.status_code == 202 and body["queued"] is True and body["ok"] is None
+    assert "queued for a worker" in body["detail"] and len(queued) == 1
+    assert not Validation.objects.filter(match=live).exists()
 
 
 def test_it_limits_how_often_a_user_asks_for_a_revalidation(live, people, eager_tasks,
@@ -332,12 +358,12 @@ def test_it_limits_how_often_a_user_asks_for_a_revalidation(live, people, eager_
             return client.post(url(live, "validate/"))
 
     before = Validation.objects.filter(match=live).count()
-    assert [validate(carol).status_code for _ in range(6)] == [202] * 6
+    assert [validate(carol).status_code for _ in range(6)] == [200] * 6  # no broker: validated in the request
     refused = validate(carol)
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "throttled"
     assert 0 < int(refused["Retry-After"]) <= 60
     assert Validation.objects.filter(match=live).count() == before + 6  # the refused one ran nothing
-    assert validate(bob).status_code == 202  # a rate per user
+    assert validate(bob).status_code == 200  # a rate per user
 
 
 # -- the schema and the sandbox -----------------------------------------------------------------
@@ -369,7 +395,7 @@ def test_it_lets_the_owner_of_a_sandboxed_bot_see_its_seat(people, settings, tmp
 
 
 @pytest.mark.parametrize("path", ["/api/nonexistent/", "/api/matches/not-a-uuid/steps/x/",
-                                  "/api/games/nope/extra", "/api/"])
+                                  "/api/games/nope/extra", "/api/nope"])  # (/api/ is the entry points: issue 39.6)
 def test_every_unknown_api_url_answers_json_even_with_debug_on(client, settings, path):
     """Issue 12.8: with DEBUG on Django answers an unmatched URL with its HTML page listing every
     route; every /api/ URL answers with the JSON error envelope instead."""

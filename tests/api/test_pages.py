@@ -153,10 +153,14 @@ def test_it_pages_frames_whose_patches_rebuild_the_view_of_every_step(finished_s
         assert pages[-1]["frames"] == [] and pages[-1]["events"] == len(records)
 
 
-def test_it_hides_a_live_match_from_anonymous_users(live_sorcado):
-    assert _client().get(f"/matches/{live_sorcado.pk}/").status_code == 404
-    for seat in ("public", "0", "full"):
-        assert _frames(_client(), live_sorcado, seat).status_code == 404
+def test_it_shows_an_anonymous_visitor_a_live_match_from_the_public_perspective_only(live_sorcado):
+    # docs/live.md: anyone watches a live match, through its public view.
+    response = _client().get(f"/matches/{live_sorcado.pk}/")
+    assert response.status_code == 200
+    assert [p["value"] for p in _page_data(response)["perspectives"]] == ["public"]
+    assert _frames(_client(), live_sorcado, "public").status_code == 200
+    for seat in ("0", "1", "full"):
+        assert _frames(_client(), live_sorcado, seat).status_code == 403
 
 
 def test_it_offers_a_spectator_only_the_public_perspective_of_a_live_match(live_sorcado):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import OperationalError, connection
 from django.test import Client
 
 from bots.driver import match_drive
@@ -172,7 +173,132 @@ def test_it_shows_a_spectator_the_public_perspective_of_a_running_match_and_says
         context.close()
 
 
-def test_it_is_a_404_for_an_anonymous_visitor_as_the_api_is(live_server, live_db, live_sorcado):
-    anonymous = Client()
-    assert anonymous.get(f"/matches/{live_sorcado.pk}/").status_code == 404
-    assert anonymous.get(f"/api/matches/{live_sorcado.pk}/").status_code == 404
+def test_an_anonymous_visitor_sees_what_a_signed_in_spectator_sees_as_the_api_shows_it(live_server, live_db,
+                                                                                       live_sorcado):
+    anonymous, spectator = Client(), Client()
+    spectator.force_login(get_user_model().objects.create_user(username="sam", password="sam-Secret-123"))
+    for url in (f"/matches/{live_sorcado.pk}/frames.json?seat=public", f"/api/matches/{live_sorcado.pk}/",
+                f"/api/matches/{live_sorcado.pk}/steps/5/"):
+        shown = anonymous.get(url)
+        assert shown.status_code == 200 and shown.json() == spectator.get(url).json(), url
+    assert anonymous.get(f"/matches/{live_sorcado.pk}/frames.json?seat=0").status_code == 403
+    assert anonymous.get(f"/api/matches/{live_sorcado.pk}/events/").status_code == 403
+
+
+# -- an anonymous visitor follows a match as it is played (issue 39.4) ---------------------------
+
+FOLLOW_WAIT_S = 60  # generous: the viewer polls every second, the machine may be busy
+SQLITE_RETRIES = 50  # _play_slowly: SQLite in memory only
+OPENED_AT = 150  # past the first page of frames (PAGE_FRAMES = 100), as the report's step 119 of 197
+
+
+@pytest.fixture
+def long_match(live_db):
+    """A running Trap the Wizard match (hundreds of events) of two built-in bots, OPENED_AT
+    events into it."""
+    versions = builtin_bot_versions(game="trap-the-wizard")
+    match = match_start(ruleset="trap-the-wizard", versions=[versions["greedy"], versions["random"]], queue=False)
+    assert match_drive(match_id=match.pk, max_events=OPENED_AT - 1) == "paused"
+    assert match_event_count(match=match) == OPENED_AT
+    return match
+
+
+def _anonymous_tab(browser):  # noqa: F811 (the fixture, as an argument)
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    tab = context.new_page()
+    tab.errors = []
+    tab.on("pageerror", lambda exc: tab.errors.append(str(exc)))
+    tab.on("console", lambda message: tab.errors.append(message.text)
+           if message.type == "error" and "Content Security Policy" in message.text else None)
+    return context, tab
+
+
+def _play_slowly(match, tab, *, events=3, pause_ms=150):
+    """Play ``match`` to its end a few events at a time with a pause between (a slow-ish pair of
+    bots), while ``tab`` stays open; between two moves, note the step the viewer shows when it
+    shows the last step it knows of a match still running. Returns those steps.
+
+    The test's own thread plays (the driver a worker runs). On SQLite in memory, the default
+    test database, the live server's thread shares the test's one connection, and a write can
+    meet a read of the server's in progress on it: "database table is locked", which no
+    deployment meets (PostgreSQL, or a SQLite file with a connection per thread). The driver
+    then fails as a worker's would and is run again, as the sweep would run it; on any other
+    database a failure fails the test."""
+    shared = connection.vendor == "sqlite" and connection.is_in_memory_db()
+    seen, retried = set(), 0
+    while True:
+        try:
+            outcome = match_drive(match_id=match.pk, max_events=events)
+        except OperationalError as exc:
+            if not shared or "locked" not in str(exc) or retried >= SQLITE_RETRIES:
+                raise
+            retried, outcome = retried + 1, "paused"
+        if outcome == "busy" and shared and retried < SQLITE_RETRIES:  # a lease left by a failed driver
+            retried += 1
+            Match.objects.filter(pk=match.pk).update(driver_token="", driver_lease_until=None)
+            continue
+        if outcome != "paused":
+            break
+        tab.wait_for_timeout(pause_ms)  # the page polls meanwhile
+        viewer = tab.locator("#viewer")
+        step, steps, status = (viewer.get_attribute(f"data-{name}") for name in ("step", "steps", "status"))
+        if status == "running" and int(step) == int(steps) - 1:
+            seen.add(int(step))
+    return seen
+
+
+def test_an_anonymous_visitor_follows_a_match_played_meanwhile_to_its_end(browser, live_server, long_match,
+                                                                          settings):
+    settings.MATCH_DRIVE_ATTEMPTS = SQLITE_RETRIES + 5  # _play_slowly's retries are not the match's fault
+    match = long_match
+    context, tab = _anonymous_tab(browser)
+    try:
+        tab.goto(f"{live_server.url}/matches/{match.pk}/")
+        tab.wait_for_selector("#viewer[data-ready='1']")
+        # It opens at the latest step, from the public perspective (the only one offered).
+        _steps(tab, OPENED_AT)
+        assert [tab.locator("#perspective option").nth(i).get_attribute("value")
+                for i in range(tab.locator("#perspective option").count())] == ["public"]
+        # The step shown advances while the match is played: at least twice past the step it
+        # opened at, each time the last step known, the match still running (the page polls
+        # every second and the match lasts several: a followed viewer is seen many times).
+        seen = _play_slowly(match, tab)
+        assert len({step for step in seen if step > OPENED_AT - 1}) >= 2, f"the viewer did not follow: {seen}"
+        match.refresh_from_db()
+        assert match.status == Match.Status.ENDED
+        steps = match_event_count(match=match)
+        tab.wait_for_selector("#viewer[data-status='ended']", timeout=FOLLOW_WAIT_S * 1000)
+        _steps(tab, steps)
+        assert tab.inner_text("#counter") == f"step {steps - 1} / {steps - 1}"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        tab.screenshot(path=str(ARTIFACTS / "viewer-live-anonymous.png"), full_page=True)
+        assert not tab.errors, tab.errors
+    finally:
+        context.close()
+
+
+def test_it_keeps_following_when_a_page_fetched_for_the_board_brings_new_steps(browser, live_server, long_match):
+    """The report's viewer stuck at step 119 of 197: the page of frames before the step shown,
+    fetched when the viewer opened, came back with a step count grown meanwhile; the viewer then
+    took itself for a reader of an old step and stopped following. Here that page's request is
+    held until the match has gone on, so its answer is the first to bring the new steps."""
+    match = long_match
+    context, tab = _anonymous_tab(browser)
+    held = []
+
+    def go_on_first(route):
+        held.append(route.request.url)
+        assert match_drive(match_id=match.pk, max_events=7) == "paused"
+        route.continue_()
+
+    try:
+        tab.route(re.compile(r".*/frames\.json\?.*&from=0&.*"), go_on_first)
+        tab.goto(f"{live_server.url}/matches/{match.pk}/")
+        tab.wait_for_selector("#viewer[data-ready='1']")
+        _steps(tab, OPENED_AT + 7)
+        assert len(held) == 1
+        assert match_drive(match_id=match.pk, max_events=4) == "paused"  # and it goes on following
+        _steps(tab, OPENED_AT + 11)
+        assert not tab.errors, tab.errors
+    finally:
+        context.close()

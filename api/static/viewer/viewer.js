@@ -9,7 +9,10 @@
  * history.replaceState keeps both in it as the user steps, so a link opens what is shown.
  * While the match runs the viewer asks frames.json every data.poll_ms for the steps past its
  * head; a viewer at the last step follows each new one, and at the end the result shows and
- * every perspective opens.
+ * every perspective opens. Following is a state of its own (``following``: the step asked for
+ * was the last known), not a comparison made when a poll answers: any page (a prefetched one
+ * too) may raise the step count, and a viewer that compared the step with a count raised
+ * meanwhile by a prefetch stopped following (seen stuck at step 119 of 197).
  *
  * The root element tells what is on the board: data-step (the step drawn), data-perspective,
  * data-status (the match's, as last heard), data-steps (steps known), data-loading (while the
@@ -32,6 +35,7 @@
   var PAGE = data.page_frames;
   var count = data.events;   // steps of the match (a live match's grows with each page fetched)
   var step = 0;              // the step asked for; the board shows it once its page is here
+  var following = false;     // the step asked for was the last one known: go on to each new one
   var askedAt = 0;
   var store = null;          // the pages of the selected perspective: {perspective, pages, pending}
   var listed = "";           // which pages the event list shows
@@ -75,6 +79,13 @@
     }
   }
 
+  /* After a page of the selected perspective arrived: on to the last step when following, else
+   * draw what it brought for the step shown. */
+  function landed() {
+    if (following && step < count - 1) show(count - 1);
+    else arrived();
+  }
+
   function frameAt(i) {
     var page = store.pages[pageOf(i)];
     return page ? page.frames[i - pageOf(i) * PAGE] : undefined;
@@ -104,7 +115,7 @@
       .then(function (body) {
         done();
         addPage(into, body);
-        if (into === store) arrived();
+        if (into === store) landed();
       })
       .catch(function (err) {
         done();
@@ -222,6 +233,7 @@
   function show(i) {
     if (!count) return;
     askedAt = performance.now();
+    following = status === "running" && i >= count - 1;
     step = Math.max(0, Math.min(count - 1, i));
     slider.value = String(step);
     counter.textContent = "step " + step + " / " + (count - 1);
@@ -304,11 +316,9 @@
       })
       .then(function (body) {
         if (into !== store) return;  // another perspective since: its own pages come anew
-        var following = step >= count - 1, before = count;
         if (body.frames.length) addPage(into, body);
         if (body.status !== "running") ended(body);
-        if (following && count > before) show(count - 1);
-        else arrived();
+        landed();
       })
       .catch(function (err) { info.textContent = String(err); })
       .then(function () { if (status === "running") window.setTimeout(poll, data.poll_ms); });

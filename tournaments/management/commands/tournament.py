@@ -1,7 +1,6 @@
 """manage.py tournament: create and run a tournament of bots from flags or a spec file, with a
 progress bar, then print the standings and the bracket."""
 import json
-import sys
 from pathlib import Path
 
 from django.conf import settings
@@ -101,7 +100,7 @@ class Command(BaseCommand):
 
     def _run(self, tournament: Tournament) -> None:
         """Play every match the tournament starts, round after round, drawing a progress bar."""
-        played = 0
+        played, self._reported = 0, set()
         while True:
             pending = list(Match.objects.filter(pairing_game__pairing__tournament=tournament,
                                                 status=Match.Status.RUNNING).order_by("created_at", "id"))
@@ -115,17 +114,26 @@ class Command(BaseCommand):
                 match_drive(match_id=match.pk)
                 played += 1
                 self._progress(tournament, played)
-        self.stderr.write("")
+        if self.stderr.isatty():
+            self.stderr.write("")  # the line the bar was redrawn on ends
 
     def _progress(self, tournament: Tournament, played: int) -> None:
+        """The bar, redrawn in place (a carriage return) on a terminal; where the output is
+        captured (a pipe, a file, CI's log) a line per finished round instead, since there every
+        redraw would stay as a line of its own."""
         games = PairingGame.objects.filter(pairing__tournament=tournament)
         latest = games.order_by("-pairing__round__number").values_list("pairing__round__number", flat=True).first()
         in_round = games.filter(pairing__round__number=latest)
         done = in_round.exclude(match__status=Match.Status.RUNNING).count()
         total = in_round.count()
         bar = "#" * (20 * done // max(total, 1))
-        sys.stderr.write(f"\rround {latest}: [{bar:<20}] {done}/{total} matches  ({played} played)")
-        sys.stderr.flush()
+        line = f"round {latest}: [{bar:<20}] {done}/{total} matches  ({played} played)"
+        if self.stderr.isatty():
+            self.stderr.write(f"\r{line}", style_func=str, ending="")
+            self.stderr.flush()
+        elif done == total and latest not in self._reported:
+            self._reported.add(latest)
+            self.stderr.write(line, style_func=str)
 
     def _print(self, tournament: Tournament) -> None:
         tournament.refresh_from_db()

@@ -106,9 +106,11 @@ def _game_name(game: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-def bot_create(*, owner, name: str, game: str, description: str = "") -> Bot:
-    """A new uploaded bot of ``owner`` (no versions yet). Raises ValueError for an unknown game,
-    a bad or taken name, or an over-long description."""
+def bot_create(*, owner, name: str, game: str, description: str = "", remote: bool = False) -> Bot:
+    """A new uploaded bot of ``owner`` (no versions yet), or with ``remote`` a remote bot (its
+    owner's client plays it over HTTP: docs/remote.md) with its one version, runtime "remote" and
+    no code. Raises ValueError for an unknown game, a bad or taken name, or an over-long
+    description."""
     game = _game_name(game)
     if owner is None or getattr(owner, "pk", None) is None:
         raise ValueError("an uploaded bot needs a saved owner")
@@ -121,10 +123,21 @@ def bot_create(*, owner, name: str, game: str, description: str = "") -> Bot:
         raise taken
     try:
         with transaction.atomic():
-            return Bot.objects.create(owner=owner, name=name, game=game, kind=Bot.Kind.UPLOADED,
-                                      description=description)
+            bot = Bot.objects.create(owner=owner, name=name, game=game, description=description,
+                                     kind=Bot.Kind.REMOTE if remote else Bot.Kind.UPLOADED)
+            if remote:
+                _remote_version_create(bot)
+            return bot
     except IntegrityError:  # a concurrent create of the same name won
         raise taken from None
+
+
+def _remote_version_create(bot: Bot) -> BotVersion:
+    """Version 1 of a remote bot: no code; it stands for whatever its owner's client runs."""
+    identity = f"remote:{bot.game}:{bot.pk}".encode()
+    return BotVersion.objects.create(bot=bot, number=1, format=BotVersion.Format.REMOTE,
+                                     sha256=hashlib.sha256(identity).hexdigest(), size=0, filename="",
+                                     archive=None, file_count=0, unpacked_size=0, runtime="remote")
 
 
 def _upload_limits() -> Limits:
@@ -141,7 +154,8 @@ def bot_version_upload(*, bot: Bot, filename: str, content: bytes) -> BotVersion
     version is announced, in the same transaction, to each function settings.VERSION_UPLOADED_HOOKS
     names (by default the ladder's check match: ladder.services.version_check_create).""" 
     if bot.kind != Bot.Kind.UPLOADED:
-        raise ValueError(f"{bot.name} is a built-in bot; only uploaded bots take new versions")
+        raise ValueError(f"{bot.name} is a {bot.get_kind_display()} bot; only uploaded bots take new versions"
+                         + (" (a remote bot's code runs on its owner's machine)" if bot.kind == Bot.Kind.REMOTE else ""))
     content = bytes(content)
     info = inspect_upload(filename, content, _upload_limits())
     with transaction.atomic():

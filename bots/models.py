@@ -118,7 +118,9 @@ class RemoteAct(models.Model):
     bot_version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="remote_acts")
     message = models.JSONField(help_text="The act message as the client receives it.")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
-    published_at = models.DateTimeField()
+    published_at = models.DateTimeField(help_text="The last publication (the clock runs from it).")
+    publications = models.PositiveSmallIntegerField(
+        default=1, help_text="1, and one more each time a resumed driver published it again.")
     deadline = models.DateTimeField()
     answer = models.JSONField(null=True, blank=True, help_text="The answer's action.")
     answered_at = models.DateTimeField(null=True, blank=True)

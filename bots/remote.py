@@ -29,6 +29,7 @@ import time
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from .models import BotVersion, RemoteAct
@@ -276,7 +277,8 @@ class RemoteSeat:
         act, created = RemoteAct.objects.get_or_create(
             match_id=self.match_id, seat=self.seat, turn=turn,
             defaults={**fields, "owner_id": self.version.bot.owner_id, "bot_version": self.version})
-        if not created and RemoteAct.objects.filter(pk=act.pk, status=RemoteAct.Status.OPEN).update(**fields):
+        if not created and RemoteAct.objects.filter(pk=act.pk, status=RemoteAct.Status.OPEN).update(
+                **fields, publications=F("publications") + 1):
             log.info("match %s: seat %s turn %s published again", self.match_id, self.seat, turn)
             act.refresh_from_db()
         ring(owner_channel(act.owner_id))

@@ -225,3 +225,30 @@ def test_every_site_listing_marks_remote_bots(alice, organiser_user, remote_bot,
         assert 'class="remote-mark"' in page, url
     other = next(v for name, v in builtins.items() if name != "random")  # in no match with the remote bot
     assert 'class="remote-mark"' not in browser.get(f"/bots/{other.bot_id}/").content.decode()
+
+
+def test_a_resumed_driver_publishes_the_same_turn_again_and_an_answer_counts_once(alice_client, match):
+    """Issue 41.5: "an act is re-sent after recovery; an answer is applied exactly once". The
+    driver that takes a dead one's match over asks the same turn: the same row, published again
+    with a fresh deadline; answered meanwhile, the answer is taken as it stands, not asked again."""
+    _, first = published(match, turn=7)
+    again_seat, again = published(match, turn=7)  # the resumed driver's seat
+    assert again.pk == first.pk and again.publications == 2
+    assert again.published_at >= first.published_at and again.deadline >= first.deadline
+    assert [a["turn"] for a in alice_client.get("/api/remote/next/", {"wait": 0}).json()["acts"]] == [7]
+    assert answer(alice_client, match, turn=7, action={"move": "b"}).status_code == 200
+    third_seat, third = published(match, turn=7)  # a driver killed after the answer came
+    assert third.pk == first.pk and third.publications == 2 and third.status == "answered"
+    assert third_seat._act(dict(ACT)) == {"move": "b"}
+    assert third_seat.last_clock["elapsed_ms"] == int((third.answered_at - third.published_at).total_seconds() * 1000)
+    assert RemoteAct.objects.count() == 1
+
+
+def test_an_act_the_match_moved_past_is_closed(alice_client, match):
+    """An open act of an earlier turn (its answer never came and the match moved on: a
+    simultaneous phase written by a resumed driver) is closed when the seat is asked again; an
+    answer to it is refused."""
+    published(match, turn=3)
+    published(match, turn=5)
+    assert dict(RemoteAct.objects.values_list("turn", "status")) == {3: "closed", 5: "open"}
+    assert "no longer asked" in refused(answer(alice_client, match, turn=3), 409, "wrong_turn")

@@ -4,6 +4,7 @@ Token or session authentication alike, so a browser's seat can use the same endp
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 from django.conf import settings
@@ -15,7 +16,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bots.remote import AnswerRefused, Bell, owner_channel, remote_act_answer, remote_acts_open
+from bots.remote import AnswerRefused, Bell, owner_channel, remote_act_answer, remote_acts_open, sqlite_patient
 from replays.models import Match
 
 from .errors import ApiError
@@ -88,8 +89,31 @@ class RemoteStream(APIView):
         return response
 
 
+class _OpenStreams:
+    """How many streams this process serves now (a stream whose client went away ends at its
+    next line: within a keepalive)."""
+
+    def __init__(self):
+        self.count, self._lock = 0, threading.Lock()
+
+    def add(self, step: int) -> None:
+        with self._lock:
+            self.count += step
+
+
+open_streams = _OpenStreams()
+
+
 def _acts_stream(user, seconds: float):
     """The stream's lines for ``seconds``; see RemoteStream."""
+    open_streams.add(1)
+    try:
+        yield from _acts_lines(user, seconds)
+    finally:
+        open_streams.add(-1)
+
+
+def _acts_lines(user, seconds: float):
     end = time.monotonic() + seconds
     keepalive = _keepalive_seconds()
     bell = Bell(owner_channel(user.pk))
@@ -99,7 +123,7 @@ def _acts_stream(user, seconds: float):
         yield _line({"type": "keepalive"})  # the client knows at once that it is connected
         next_keepalive = time.monotonic() + keepalive
         while time.monotonic() < end:
-            for act in remote_acts_open(user=user):
+            for act in sqlite_patient(lambda: list(remote_acts_open(user=user))):
                 key = (act.pk, act.published_at)
                 if key not in sent:
                     sent.add(key)
@@ -119,8 +143,9 @@ def _results(asked: dict[str, set[int]]):
     """A result line per seat of each match in ``asked`` that is over (then forgotten)."""
     if not asked:
         return
-    for match in Match.objects.filter(pk__in=list(asked)).exclude(status=Match.Status.RUNNING) \
-            .only("pk", "status", "result"):
+    over = sqlite_patient(lambda: list(Match.objects.filter(pk__in=list(asked))
+                                       .exclude(status=Match.Status.RUNNING).only("pk", "status", "result")))
+    for match in over:
         for seat in sorted(asked.pop(str(match.pk))):
             yield _line({"type": "result", "match": str(match.pk), "seat": seat, "status": match.status,
                          "result": match.result})
@@ -138,7 +163,7 @@ class RemoteNext(APIView):
         bell = Bell(owner_channel(request.user.pk))
         try:
             while True:
-                acts = [act.message for act in remote_acts_open(user=request.user)]
+                acts = [act.message for act in sqlite_patient(lambda: list(remote_acts_open(user=request.user)))]
                 left = end - time.monotonic()
                 if acts or left <= 0:
                     return Response({"acts": acts})

@@ -28,7 +28,7 @@ import threading
 import time
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -44,6 +44,20 @@ RUNTIME = "remote"  # BotVersion.runtime of a remote bot's version
 def _poll_seconds() -> float:
     """How often a waiter reads the rows without a bell (another process, no Redis)."""
     return getattr(settings, "REMOTE_POLL_SECONDS", 0.05)
+
+
+def sqlite_patient(operation):
+    """``operation()``, tried again for a while when SQLite says a table is locked. A test's
+    in-memory database is shared between threads through SQLite's shared cache, where a reader
+    meets a writer's table lock at once instead of waiting (a file database waits: settings);
+    the driver, the stream and the answers of one match meet there all the time."""
+    for attempt in range(200):
+        try:
+            return operation()
+        except OperationalError as exc:
+            if connection.vendor != "sqlite" or "locked" not in str(exc) or attempt == 199:
+                raise
+            time.sleep(0.01)
 
 
 # -- the bell ----------------------------------------------------------------------------------
@@ -170,10 +184,10 @@ def remote_act_answer(*, match, seat: int, turn, action, user) -> RemoteAct:
     if match.status != match.Status.RUNNING:
         raise AnswerRefused(f"the match is {match.status}: it asks nothing more", code="match_over")
     now = timezone.now()
-    taken = RemoteAct.objects.filter(match=match, seat=seat, turn=turn, owner=user,
-                                     status=RemoteAct.Status.OPEN, deadline__gte=now) \
-        .update(status=RemoteAct.Status.ANSWERED, answer=action, answered_at=now)
-    act = RemoteAct.objects.filter(match=match, seat=seat, turn=turn).first()
+    taken = sqlite_patient(lambda: RemoteAct.objects.filter(
+        match=match, seat=seat, turn=turn, owner=user, status=RemoteAct.Status.OPEN, deadline__gte=now)
+        .update(status=RemoteAct.Status.ANSWERED, answer=action, answered_at=now))
+    act = sqlite_patient(lambda: RemoteAct.objects.filter(match=match, seat=seat, turn=turn).first())
     if not taken:
         raise _refusal(act, match=match, seat=seat, turn=turn, now=now)
     ring(act_channel(act.pk))
@@ -244,7 +258,7 @@ class RemoteSeat:
                 connection.close()
 
     def _act(self, message: dict):
-        act = self._publish(message)
+        act = sqlite_patient(lambda: self._publish(message))
         bell = Bell(act_channel(act.pk))
         try:
             act = self._wait(act, bell)
@@ -290,11 +304,11 @@ class RemoteSeat:
         while act.status == RemoteAct.Status.OPEN:
             left = (act.deadline - timezone.now()).total_seconds()
             if left < 0:
-                RemoteAct.objects.filter(pk=act.pk, status=RemoteAct.Status.OPEN) \
-                    .update(status=RemoteAct.Status.TIMED_OUT)
+                sqlite_patient(lambda: RemoteAct.objects.filter(pk=act.pk, status=RemoteAct.Status.OPEN)
+                               .update(status=RemoteAct.Status.TIMED_OUT))
             else:
                 bell.wait(min(left + 0.001, 1.0))
-            act.refresh_from_db()
+            sqlite_patient(act.refresh_from_db)
         return act
 
     def result(self, message: dict) -> None:

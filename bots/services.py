@@ -6,6 +6,7 @@ Versions are immutable: nothing here updates one. A refused upload stores nothin
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from pathlib import Path
 
@@ -67,8 +68,38 @@ def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | Non
                              queued_at=timezone.now() if queue else None, rated=rated)
         if queue:
             match_id = str(match.pk)
-            transaction.on_commit(lambda: play_match.delay(match_id))
+            if any(v.bot.kind == Bot.Kind.REMOTE for v in versions) and _tasks_in_process():
+                transaction.on_commit(lambda: _drive_in_a_thread(match_id))
+            else:
+                transaction.on_commit(lambda: play_match.delay(match_id))
     return match
+
+
+def _tasks_in_process() -> bool:
+    from config.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
+def _drive_in_a_thread(match_id: str) -> None:
+    """Where tasks run in process (no broker), a match with a remote seat is driven in a thread
+    of its own: inline, the request that started it would wait for the whole match, and with it
+    the remote client's answers (docs/remote.md, "On the embedded defaults")."""
+    import threading
+
+    from django.db import connection
+
+    from .tasks import play_match
+
+    def drive():
+        try:
+            play_match(match_id)
+        except Exception:  # counted on the match by the driver, for the next one to retry
+            logging.getLogger(__name__).exception("match %s: its driver thread failed", match_id)
+        finally:
+            connection.close()
+
+    threading.Thread(target=drive, name=f"match-{match_id}", daemon=True).start()
 
 
 def match_play(*, ruleset: str, bots: list[str], options: dict | None = None,

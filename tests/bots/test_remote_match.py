@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 
 from api.services import token_create
 from bots.driver import match_drive
+from tests.api.test_remote_docs import until_streams_end
 from bots.models import RemoteAct
 from bots.services import bot_create, builtin_bot_versions, match_start
 from replays.models import Event, Match
@@ -34,7 +36,8 @@ def client_process(url: str, token: str, *program: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
 
 
-def test_it_plays_a_whole_match_with_the_reference_client_and_random_bot(live_server, live_db):
+def test_it_plays_a_whole_match_with_the_reference_client_and_random_bot(live_server, live_db, settings):
+    settings.REMOTE_KEEPALIVE_SECONDS = 1  # the stream notices its client gone at once
     user, version, token = remote_bot()
     opponent = builtin_bot_versions(game=GAME)["random"]
     match = match_start(ruleset=GAME, versions=[version, opponent], options={"rounds": 1}, queue=False,
@@ -46,6 +49,7 @@ def test_it_plays_a_whole_match_with_the_reference_client_and_random_bot(live_se
     finally:
         if client.poll() is None:
             client.kill()
+    until_streams_end()
     match.refresh_from_db()
     assert match.status == Match.Status.ENDED
     assert client.returncode == 0, err
@@ -65,6 +69,13 @@ def answer_after(match, seat: int, delay: float, token_user, stop: threading.Eve
 
     client = APIClient()
     client.force_authenticate(token_user)
+    try:
+        _answer_each(client, match, seat, delay, stop, answered)
+    finally:
+        connection.close()
+
+
+def _answer_each(client, match, seat, delay, stop, answered):
     while not stop.is_set():
         act = RemoteAct.objects.filter(match=match, seat=seat, status="open").first()
         if act is None:

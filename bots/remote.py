@@ -236,6 +236,7 @@ class RemoteSeat:
         self.seat: int | None = None
         self._hello: dict | None = None
         self._thread = threading.get_ident()
+        self._match_checked = time.monotonic()
 
     @property
     def bank_ms(self) -> int:
@@ -303,6 +304,9 @@ class RemoteSeat:
         answered at the last moment: the conditional UPDATE decides)."""
         while act.status == RemoteAct.Status.OPEN:
             left = (act.deadline - timezone.now()).total_seconds()
+            if self._match_over():
+                raise BotFault("timeout", {"detail": "the match ended (aborted) while the seat was asked",
+                                           "sent": "", "elapsed_ms": 0, "turn": act.turn})
             if left < 0:
                 sqlite_patient(lambda: RemoteAct.objects.filter(pk=act.pk, status=RemoteAct.Status.OPEN)
                                .update(status=RemoteAct.Status.TIMED_OUT))
@@ -310,6 +314,18 @@ class RemoteSeat:
                 bell.wait(min(left + 0.001, 1.0))
             sqlite_patient(act.refresh_from_db)
         return act
+
+    def _match_over(self) -> bool:
+        """Whether the match stopped running (a cancelled tournament's abort), read at most once
+        a second: the driver stops waiting then, and its write finds the match taken."""
+        now = time.monotonic()
+        if now - self._match_checked < 1.0:
+            return False
+        self._match_checked = now
+        from replays.models import Match
+
+        return not sqlite_patient(lambda: Match.objects.filter(pk=self.match_id, status=Match.Status.RUNNING)
+                                  .exists())
 
     def result(self, message: dict) -> None:
         self.close()

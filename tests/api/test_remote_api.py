@@ -252,3 +252,18 @@ def test_an_act_the_match_moved_past_is_closed(alice_client, match):
     published(match, turn=5)
     assert dict(RemoteAct.objects.values_list("turn", "status")) == {3: "closed", 5: "open"}
     assert "no longer asked" in refused(answer(alice_client, match, turn=3), 409, "wrong_turn")
+
+
+def test_the_driver_stops_waiting_when_the_match_is_aborted(match):
+    """A cancelled tournament aborts its matches: a driver waiting on a remote seat stops within
+    a second or so instead of waiting out the clock (here a minute)."""
+    import time
+
+    from bots.sandbox import BotFault
+
+    seat_bot, _ = published(match, turn=1)
+    type(match).objects.filter(pk=match.pk).update(status="aborted")
+    started = time.monotonic()
+    with pytest.raises(BotFault, match="aborted"):
+        seat_bot._act(dict(ACT))
+    assert time.monotonic() - started < 30

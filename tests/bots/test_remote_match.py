@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME = "trap-the-wizard"
 
 
-def remote_bot(username="alice"):
+def remote_bot(username="alice", game=GAME):
     user = get_user_model().objects.create_user(username=username, password="x-Secret-123")
-    bot = bot_create(owner=user, name="far-away", game=GAME, remote=True)
+    bot = bot_create(owner=user, name="far-away", game=game, remote=True)
     _, token = token_create(user=user, name="remote")
     return user, bot.versions.get(), token
 
@@ -36,11 +36,16 @@ def client_process(url: str, token: str, *program: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
 
 
-def test_it_plays_a_whole_match_with_the_reference_client_and_random_bot(live_server, live_db, settings):
+@pytest.mark.parametrize("game, options", [(GAME, {"rounds": 1}), ("warlock", {})],
+                         ids=["trap-the-wizard", "warlock-simultaneous-choices"])
+def test_it_plays_a_whole_match_with_the_reference_client_and_random_bot(game, options, live_server, live_db,
+                                                                         settings):
+    """Trap the Wizard asks one seat at a time; Warlock's secret simultaneous choices ask both
+    seats at once (the referee's threads: the remote seat waits in one of them)."""
     settings.REMOTE_KEEPALIVE_SECONDS = 1  # the stream notices its client gone at once
-    user, version, token = remote_bot()
-    opponent = builtin_bot_versions(game=GAME)["random"]
-    match = match_start(ruleset=GAME, versions=[version, opponent], options={"rounds": 1}, queue=False,
+    user, version, token = remote_bot(game=game)
+    opponent = builtin_bot_versions(game=game)["random"]
+    match = match_start(ruleset=game, versions=[version, opponent], options=options, queue=False,
                         time_control={"move_ms": 5000, "bank_ms": 20000})
     client = client_process(live_server.url, token, sys.executable, str(ROOT / "examples/bots/random_bot.py"))
     try:
@@ -59,7 +64,7 @@ def test_it_plays_a_whole_match_with_the_reference_client_and_random_bot(live_se
     acts = RemoteAct.objects.filter(match=match)
     assert acts.count() == len(seat0)
     assert set(acts.values_list("status", flat=True)) == {RemoteAct.Status.ANSWERED}
-    assert "playing trap-the-wizard" in err  # random_bot.py got its hello through the client
+    assert f"playing {game}" in err  # random_bot.py got its hello through the client
 
 
 def answer_after(match, seat: int, delay: float, token_user, stop: threading.Event, answered: list):

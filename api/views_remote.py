@@ -10,6 +10,7 @@ import time
 
 from django.conf import settings
 from django.http import Http404, StreamingHttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -194,6 +195,10 @@ class RemoteAnswer(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    def dispatch(self, request, *args, **kwargs):
+        self.arrived = timezone.now()  # before authentication: the seat's clock stops here
+        return super().dispatch(request, *args, **kwargs)
+
     @extend_schema(request=AnswerInput, responses={
         200: AnswerOutput, 403: OpenApiResponse(description="not_owner"),
         404: OpenApiResponse(description="not_found, no_such_seat"),
@@ -202,11 +207,12 @@ class RemoteAnswer(APIView):
         _send_at_once(request)  # the client waits for this response before it reads the next act
         data = AnswerInput(data=request.data)
         data.is_valid(raise_exception=True)
-        match = Match.objects.filter(pk=pk).first()
+        match = sqlite_patient(lambda: Match.objects.filter(pk=pk).first())
         if match is None:
             raise Http404
         try:
-            act = remote_act_answer(match=match, seat=seat, user=request.user, **data.validated_data)
+            act = remote_act_answer(match=match, seat=seat, user=request.user, arrived=self.arrived,
+                                    **data.validated_data)
         except AnswerRefused as exc:
             raise ApiError(str(exc), code=exc.code, status_code=exc.status) from None
         elapsed = (act.answered_at - act.published_at).total_seconds()

@@ -168,22 +168,24 @@ class AnswerRefused(ValueError):
         self.code, self.status = code, status
 
 
-def remote_act_answer(*, match, seat: int, turn, action, user) -> RemoteAct:
-    """Take ``user``'s answer ``action`` to the act of ``match``'s ``seat`` at ``turn``: one
-    conditional UPDATE, so only the first answer in time is taken. AnswerRefused names the
+def remote_act_answer(*, match, seat: int, turn, action, user, arrived=None) -> RemoteAct:
+    """Take ``user``'s answer ``action`` to the act of ``match``'s ``seat`` at ``turn``, which
+    ``arrived`` then (default: now; the clock stops when the request came in, not after its
+    authentication and look-ups): one conditional UPDATE, so only the first answer in time is taken. AnswerRefused names the
     reason otherwise (not the owner, not a remote seat, no such act, answered already, late, the
     match over) and nothing is changed."""
     seats = match.seats or []
     if not 0 <= seat < len(seats):
         raise AnswerRefused(f"the match has seats 0-{len(seats) - 1}, not {seat}", code="no_such_seat", status=404)
-    version = BotVersion.objects.select_related("bot").filter(pk=seats[seat].get("bot_version")).first()
+    version = sqlite_patient(lambda: BotVersion.objects.select_related("bot")
+                             .filter(pk=seats[seat].get("bot_version")).first())
     if version is None or version.bot.owner_id != user.pk:
         raise AnswerRefused(f"seat {seat} of this match is not your bot's", code="not_owner", status=403)
     if version.bot.kind != version.bot.Kind.REMOTE:
         raise AnswerRefused(f"seat {seat} is not a remote seat: its bot runs on the server", code="not_remote")
     if match.status != match.Status.RUNNING:
         raise AnswerRefused(f"the match is {match.status}: it asks nothing more", code="match_over")
-    now = timezone.now()
+    now = arrived or timezone.now()
     taken = sqlite_patient(lambda: RemoteAct.objects.filter(
         match=match, seat=seat, turn=turn, owner=user, status=RemoteAct.Status.OPEN, deadline__gte=now)
         .update(status=RemoteAct.Status.ANSWERED, answer=action, answered_at=now))
@@ -295,9 +297,19 @@ class RemoteSeat:
         if not created and RemoteAct.objects.filter(pk=act.pk, status=RemoteAct.Status.OPEN).update(
                 **fields, publications=F("publications") + 1):
             log.info("match %s: seat %s turn %s published again", self.match_id, self.seat, turn)
-            act.refresh_from_db()
+        self._stamp(act.pk, body, window_ms)
+        act.refresh_from_db()
         ring(owner_channel(act.owner_id))
         return act
+
+    @staticmethod
+    def _stamp(act_id, body: dict, window_ms: int) -> None:
+        """The clock starts now, when the act is there to be read (the writes before it are the
+        server's time, not the seat's): published_at and the deadline set again, if still open."""
+        now = timezone.now()
+        deadline = now + dt.timedelta(milliseconds=window_ms)
+        RemoteAct.objects.filter(pk=act_id, status=RemoteAct.Status.OPEN).update(
+            published_at=now, deadline=deadline, message=dict(body, deadline=deadline.isoformat()))
 
     def _wait(self, act: RemoteAct, bell: Bell) -> RemoteAct:
         """Until the row is answered, or its deadline passed and it was moved to timed_out (or

@@ -16,6 +16,7 @@ from api.services import token_create
 from bots.driver import match_drive
 from tests.api.test_remote_docs import until_streams_end
 from bots.models import RemoteAct
+from bots.remote import sqlite_patient
 from bots.services import bot_create, builtin_bot_versions, match_start
 from replays.models import Event, Match
 
@@ -82,7 +83,7 @@ def answer_after(match, seat: int, delay: float, token_user, stop: threading.Eve
 
 def _answer_each(client, match, seat, delay, stop, answered):
     while not stop.is_set():
-        act = RemoteAct.objects.filter(match=match, seat=seat, status="open").first()
+        act = sqlite_patient(lambda: RemoteAct.objects.filter(match=match, seat=seat, status="open").first())
         if act is None:
             time.sleep(0.01)
             continue
@@ -90,7 +91,7 @@ def _answer_each(client, match, seat, delay, stop, answered):
         response = client.post(f"/api/matches/{match.pk}/seats/{seat}/act/",
                                {"turn": act.turn, "action": act.message["legal_actions"][0]}, format="json")
         answered.append((act.turn, response.status_code, response.json()))
-        while RemoteAct.objects.filter(pk=act.pk, status="open").exists() and not stop.is_set():
+        while sqlite_patient(RemoteAct.objects.filter(pk=act.pk, status="open").exists) and not stop.is_set():
             time.sleep(0.01)
 
 

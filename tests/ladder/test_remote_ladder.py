@@ -60,19 +60,24 @@ def test_a_ladder_that_admits_remote_bots_pairs_them_and_marks_them(alice, remot
     kinds = {e["bot_name"]: e["kind"] for e in client.get(f"/api/ladders/{GAME}/entries/").json()["results"]}
     assert kinds["far-away"] == "remote" and kinds["random"] == "builtin"
     ladder = Ladder.objects.get(game=GAME)
+    # the remote bot and one other on the ladder: their match is the only one to make
+    LadderEntry.objects.filter(ladder=ladder).exclude(bot__in=[remote, builtins["random"]]).update(active=False)
     made = ladder_top_up(ladder=ladder, in_flight=10, queue=False)
     entry = LadderEntry.objects.get(bot=remote)
-    assert any(entry.pk in m.entries for m in made)
+    assert [sorted(m.entries) for m in made] == [sorted([entry.pk, LadderEntry.objects.get(bot=builtins["random"]).pk])]
 
 
 def test_a_ladder_closed_to_remote_bots_again_leaves_them_unpaired(alice, remote, builtins):
     ladder = ladder_get_or_create(game=GAME)
     call_command("ladder", GAME, "--matches", "0", "--remote-bots", "admit")
     entry = ladder_entry_update(bot=remote)
+    LadderEntry.objects.filter(ladder=ladder).exclude(bot__in=[remote, builtins["random"]]).update(active=False)
     call_command("ladder", GAME, "--matches", "0", "--remote-bots", "refuse")
     ladder.refresh_from_db()
-    made = ladder_top_up(ladder=ladder, in_flight=10, queue=False)
-    assert made and all(entry.pk not in m.entries for m in made)
+    assert ladder_top_up(ladder=ladder, in_flight=10, queue=False) == []  # its one possible match is not made
+    call_command("ladder", GAME, "--matches", "0", "--remote-bots", "admit")
+    ladder.refresh_from_db()
+    assert [entry.pk in m.entries for m in ladder_top_up(ladder=ladder, in_flight=10, queue=False)] == [True]
 
 
 def test_an_unrated_scrimmage_takes_the_requesters_own_remote_bot(alice, remote, builtins):

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -62,6 +63,7 @@ class MeasuringClient(threading.Thread):
         self.walls: dict[tuple[str, int], tuple[float, float]] = {}  # (read, posted) on the wall clock
         self.stop = threading.Event()
         self.moves = 0
+        self.refused = 0
 
     def _post(self, act: dict, action) -> None:
         body = json.dumps({"turn": act["turn"], "action": action}).encode()
@@ -82,13 +84,20 @@ class MeasuringClient(threading.Thread):
                     if self.stop.is_set():
                         return
                     continue
+                key = (message["match"], message["turn"])
+                if key in self.thinking:  # sent again (a stream sends each publication once)
+                    continue
                 think = THINK_MS[self.moves % len(THINK_MS)] / 1000
                 if think:
                     time.sleep(think)
                 action = message["legal_actions"][0]
                 self.thinking[(message["match"], message["turn"])] = time.perf_counter() - received
                 self.walls[(message["match"], message["turn"])] = (received_wall, time.time())
-                self._post(message, action)
+                try:
+                    self._post(message, action)
+                except urllib.error.HTTPError as exc:  # refused (late, ...): counted, the run goes on
+                    self.refused += 1
+                    print(f"remote bench: an answer refused: {exc.read()[:200]!r}", file=sys.stderr)
                 self.moves += 1
 
 
@@ -127,12 +136,16 @@ def _remote_moves(moves: int, base: str, token: str, version, opponent) -> tuple
     client.start()
     rows, started, matches = [], time.perf_counter(), []
     while client.moves < moves:
+        if not client.is_alive():
+            raise SystemExit("remote bench: the measuring client stopped")
         match = match_start(ruleset=GAME, versions=[version, opponent], options=OPTIONS, queue=False,
                             time_control=TIME_CONTROL)
         matches.append(match.pk)
         assert match_drive(match_id=match.pk) == "ended"
     wall = time.perf_counter() - started
     client.stop.set()
+    if client.refused or not client.is_alive():
+        print(f"remote bench: {client.refused} answers refused; client alive: {client.is_alive()}", file=sys.stderr)
     for act in RemoteAct.objects.filter(match__in=matches, status="answered").order_by("published_at"):
         thinking = client.thinking.get((str(act.match_id), act.turn))
         if thinking is None:
@@ -142,6 +155,9 @@ def _remote_moves(moves: int, base: str, token: str, version, opponent) -> tuple
         rows.append({"charged_ms": charged * 1000, "thinking_ms": thinking * 1000,
                      "delivery_ms": (read - act.published_at.timestamp()) * 1000,
                      "return_ms": (act.answered_at.timestamp() - posted) * 1000})
+    timed_out = RemoteAct.objects.filter(match__in=matches, status="timed_out").count()
+    if timed_out:
+        print(f"remote bench: {timed_out} acts timed out", file=sys.stderr)
     return rows, wall / max(1, len(rows))
 
 

@@ -289,23 +289,25 @@ class RemoteSeat:
                     clock={"move_ms": self.time_control.move_ms, "bank_ms": self._clock.bank_ms},
                     deadline=(now + dt.timedelta(milliseconds=window_ms)).isoformat(), hello=self._hello)
         fields = {"message": body, "published_at": now, "deadline": now + dt.timedelta(milliseconds=window_ms)}
-        RemoteAct.objects.filter(match_id=self.match_id, seat=self.seat, status=RemoteAct.Status.OPEN) \
-            .exclude(turn=turn).update(status=RemoteAct.Status.CLOSED)
-        act, created = RemoteAct.objects.get_or_create(
-            match_id=self.match_id, seat=self.seat, turn=turn,
-            defaults={**fields, "owner_id": self.version.bot.owner_id, "bot_version": self.version})
-        if not created and RemoteAct.objects.filter(pk=act.pk, status=RemoteAct.Status.OPEN).update(
-                **fields, publications=F("publications") + 1):
-            log.info("match %s: seat %s turn %s published again", self.match_id, self.seat, turn)
-        self._stamp(act.pk, body, window_ms)
+        # One transaction: the act is seen (by the stream) only with its final stamp, once.
+        with transaction.atomic():
+            RemoteAct.objects.filter(match_id=self.match_id, seat=self.seat, status=RemoteAct.Status.OPEN) \
+                .exclude(turn=turn).update(status=RemoteAct.Status.CLOSED)
+            act, created = RemoteAct.objects.get_or_create(
+                match_id=self.match_id, seat=self.seat, turn=turn,
+                defaults={**fields, "owner_id": self.version.bot.owner_id, "bot_version": self.version})
+            if not created and RemoteAct.objects.filter(pk=act.pk, status=RemoteAct.Status.OPEN).update(
+                    **fields, publications=F("publications") + 1):
+                log.info("match %s: seat %s turn %s published again", self.match_id, self.seat, turn)
+            self._stamp(act.pk, body, window_ms)
         act.refresh_from_db()
         ring(owner_channel(act.owner_id))
         return act
 
     @staticmethod
     def _stamp(act_id, body: dict, window_ms: int) -> None:
-        """The clock starts now, when the act is there to be read (the writes before it are the
-        server's time, not the seat's): published_at and the deadline set again, if still open."""
+        """The clock starts now, as the act is committed (the writes before it are the server's
+        time, not the seat's): published_at and the deadline set again, if still open."""
         now = timezone.now()
         deadline = now + dt.timedelta(milliseconds=window_ms)
         RemoteAct.objects.filter(pk=act_id, status=RemoteAct.Status.OPEN).update(

@@ -14,6 +14,10 @@ class BotCreateInput(Input):
                                   help_text="1-64 letters, digits, '-' or '_'")
     game = serializers.ChoiceField(choices=[])
     description = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION)
+    remote = serializers.BooleanField(
+        required=False, default=False,
+        help_text="A remote bot: no code here; your client plays its seats over HTTP (docs/remote.md). "
+                  "It gets version 1 (runtime \"remote\") at once and takes no uploads.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -21,14 +25,21 @@ class BotCreateInput(Input):
 
 
 class BotOutput(serializers.ModelSerializer):
+    """``kind`` is ``builtin``, ``uploaded`` or ``remote``; ``remote`` repeats the last as a flag
+    every listing carries (docs/remote.md)."""
+
+    remote = serializers.SerializerMethodField(help_text="Its owner's client plays it over HTTP.")
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     latest_version = serializers.IntegerField(read_only=True, allow_null=True,
                                               help_text="Newest version number; null before any upload.")
 
     class Meta:
         model = Bot
-        fields = ["id", "name", "game", "kind", "owner", "builtin_name", "description",
+        fields = ["id", "name", "game", "kind", "remote", "owner", "builtin_name", "description",
                   "created_at", "latest_version"]
+
+    def get_remote(self, bot: Bot) -> bool:
+        return bot.kind == Bot.Kind.REMOTE
 
 
 class RatingOutput(serializers.ModelSerializer):
@@ -72,7 +83,8 @@ class BotVersionOutput(serializers.ModelSerializer):
 
     @extend_schema_field(VersionCheckOutput(allow_null=True))
     def get_check(self, version: BotVersion) -> dict | None:
-        """null for a version uploaded while check matches were off."""
+        """null for a version uploaded while check matches were off, and for a remote bot's
+        (no code to check: its client's program is its owner's business)."""
         if version.format == BotVersion.Format.BUILTIN:
             return BUILTIN_CHECK
         check = getattr(version, "version_check", None)

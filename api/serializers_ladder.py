@@ -11,6 +11,8 @@ class LadderOutput(serializers.Serializer):
     entries = serializers.IntegerField(help_text="Bots on the ladder now (active).")
     matches = serializers.IntegerField(help_text="Ladder matches made so far.")
     in_flight = serializers.IntegerField(help_text="Ladder matches running now.")
+    admits_remote_bots = serializers.BooleanField(
+        help_text="Whether remote bots (docs/remote.md) join it and play rated scrimmages on it.")
     created_at = serializers.DateTimeField()
 
 
@@ -32,6 +34,7 @@ class LadderRowOutput(serializers.Serializer):
 class LadderEntryOutput(serializers.Serializer):
     bot = serializers.IntegerField(source="bot_id")
     bot_name = serializers.CharField(source="bot.name")
+    kind = serializers.CharField(source="bot.kind", help_text="builtin, uploaded or remote.")
     version = serializers.IntegerField(source="version.number")
     active = serializers.BooleanField(help_text="On the ladder (paired by the matchmaker) or taken off.")
     faults = serializers.IntegerField(help_text="Ladder matches in a row with a fault of this bot.")
@@ -43,7 +46,8 @@ class LadderEntryInput(Input):
 
 
 class LadderJoinInput(Input):
-    bot = serializers.IntegerField(**ID_RANGE, help_text="One of your bots of this game with a passed version.")
+    bot = serializers.IntegerField(**ID_RANGE, help_text="One of your bots of this game with a passed version "
+                                                         "(or a remote bot, where the ladder admits remote bots).")
 
 
 class ScrimmageInput(Input):

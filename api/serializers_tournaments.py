@@ -59,6 +59,9 @@ class TournamentCreateInput(Input):
     entries_per_user = serializers.IntegerField(
         required=False, default=1, min_value=1, max_value=MAX_ENTRIES,
         help_text="how many entries one user may put into this tournament (the organiser has no limit)")
+    admits_remote_bots = serializers.BooleanField(
+        required=False, default=False,
+        help_text="whether remote bots (docs/remote.md: played over HTTP by their owners' clients) may enter")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -128,7 +131,7 @@ class TournamentOutput(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "game", "format", "format_settings", "rules_options", "time_control",
-                  "fault_policy", "entries_per_user", "status", "organiser", "created_at", "finished_at",
+                  "fault_policy", "entries_per_user", "admits_remote_bots", "status", "organiser", "created_at", "finished_at",
                   "cancelled_at", "entry_count"]
 
 
@@ -143,10 +146,11 @@ class EntryOutput(serializers.ModelSerializer):
     bot_name = serializers.CharField(source="bot_version.bot.name")
     owner = serializers.CharField(source="bot_version.bot.owner.username", allow_null=True, default=None)
     version = serializers.IntegerField(source="bot_version.number")
+    kind = serializers.CharField(source="bot_version.bot.kind", help_text="builtin, uploaded or remote.")
 
     class Meta:
         model = Entry
-        fields = ["id", "seed", "bot", "bot_name", "owner", "version"]
+        fields = ["id", "seed", "bot", "bot_name", "owner", "version", "kind"]
 
 
 class StandingOutput(serializers.Serializer):

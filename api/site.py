@@ -229,7 +229,7 @@ def match_rows(matches, *, own_versions=frozenset()) -> list[dict]:
             seat = seat if isinstance(seat, dict) else {}
             bot = known.get(seat.get("bot_version"), {}).get("bot") or {"id": None, "name": seat.get("bot"),
                                                                         "owner": None}
-            seats.append({"seat": i, "bot": bot, "version": seat.get("version"),
+            seats.append({"seat": i, "bot": bot, "version": seat.get("version"), "kind": seat.get("kind"),
                           "place": placings[i] if isinstance(placings, list) and i < len(placings) else None})
         own = next((i for i, s in enumerate(match.seats)
                     if isinstance(s, dict) and s.get("bot_version") in own_versions), None)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("api.urls_tournaments")),
     path("", include("api.urls_matches")),
     path("", include("api.urls_ladder")),
+    path("", include("api.urls_remote")),
     # Last: any other /api/ URL is a JSON 404 in the error envelope, DEBUG or not (with DEBUG on,
     # Django would answer with its HTML page listing every route).
     re_path(r"^", views.not_found),

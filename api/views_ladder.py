@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from games.engine import registry
 from ladder.models import Ladder, LadderEntry
 from ladder.selectors import ladder_leaderboard, ladder_summaries
-from ladder.services import ladder_entry_set_active, ladder_entry_update
+from ladder.services import RemoteNotAdmitted, ladder_entry_set_active, ladder_entry_update
 
 from .errors import ApiError
 from .serializers_ladder import (LadderEntryInput, LadderEntryOutput, LadderJoinInput, LadderOutput,
@@ -79,7 +79,8 @@ class LadderEntryList(ListAPIView):
 
     @extend_schema(request=LadderJoinInput, responses={201: LadderEntryOutput, 200: LadderEntryOutput,
                                                        400: OpenApiResponse(description="no_passed_version"),
-                                                       403: OpenApiResponse(description="not_owner")})
+                                                       403: OpenApiResponse(description="not_owner"),
+                                                       409: OpenApiResponse(description="remote_not_admitted")})
     def post(self, request, game: str):
         from bots.models import Bot
 
@@ -92,7 +93,10 @@ class LadderEntryList(ListAPIView):
         if bot.owner_id != request.user.pk:
             raise ApiError("only the bot's owner enters it", code="not_owner", status_code=status.HTTP_403_FORBIDDEN)
         before = LadderEntry.objects.filter(ladder=ladder, bot=bot).exists()
-        entry = ladder_entry_update(bot=bot)
+        try:
+            entry = ladder_entry_update(bot=bot)
+        except RemoteNotAdmitted as exc:
+            raise ApiError(str(exc), code="remote_not_admitted", status_code=status.HTTP_409_CONFLICT) from None
         if entry is None:
             raise ApiError(f"{bot.name} has no version that passed its check match yet", code="no_passed_version")
         if not entry.active:

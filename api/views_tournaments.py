@@ -35,6 +35,7 @@ from .serializers_tournaments import (BracketRoundOutput, CorrectionInput, Corre
 # A draft whose entries the format cannot run (yet), or that is full, is a state of the
 # tournament, not a fault of the request: 409, as the schema says (issue 40, item 11).
 REFUSAL_STATUS = {"not_draft": 409, "already_entered": 409, "too_many_entries": 409, "entries_refused": 409,
+                  "remote_not_admitted": 409, "remote_entered": 409,
                   "not_owner": 403, "not_organiser": 403, "not_found": 404}
 
 

@@ -45,6 +45,7 @@ from bench import games as games_bench  # noqa: E402
 from bench import protocol as protocol_bench  # noqa: E402
 from bench import reads as reads_bench  # noqa: E402
 from bench import recovery as recovery_bench  # noqa: E402
+from bench import remote as remote_bench  # noqa: E402
 from bench import search as search_bench  # noqa: E402
 from bench import steps as steps_bench  # noqa: E402
 from bench import swiss as swiss_bench  # noqa: E402
@@ -77,6 +78,7 @@ EXTRA = {
               swiss_bench, "in process"),
     "viewer": ("## Opening a replay in the viewer, short and long match, in Chromium (bench/viewer.py)",
                viewer_bench, "viewer.py"),
+    "remote": ("## Remote seats: the clock's fairness on the loopback (bench/remote.py)", remote_bench, "remote.py"),
 }
 
 

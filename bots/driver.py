@@ -36,6 +36,7 @@ from replays.services import AppendConflict, event_append, match_abort
 
 from .models import BotVersion
 from .referee import FaultPolicy, RefereeRunner
+from .remote import RemoteSeat
 from .sandbox import SandboxedBot, TimeControl, sandbox_check
 
 log = logging.getLogger(__name__)
@@ -232,8 +233,9 @@ def events_bound_check(ruleset, players: int, options: dict | None) -> None:
 
 
 def seat_bot(*, seat: int, info: dict, ruleset, time_control: TimeControl, bot_seed: int,
-             bank_ms: int | None = None, decisions: int | None = None):
-    """The bot playing ``seat``: a built-in bot in process, or an uploaded bot in the sandbox
+             bank_ms: int | None = None, decisions: int | None = None, match_id=None):
+    """The bot playing ``seat``: a built-in bot in process, a remote bot's mailbox (RemoteSeat,
+    its ``turn_of`` set by the caller), or an uploaded bot in the sandbox
     (refused with SandboxUnavailable where bubblewrap cannot run, unless the local-development
     setting ARENA_ALLOW_UNSANDBOXED_BOTS is on) whose CPU allowance covers ``decisions`` moves
     at this time control (decision_bound)."""
@@ -242,6 +244,8 @@ def seat_bot(*, seat: int, info: dict, ruleset, time_control: TimeControl, bot_s
     version = BotVersion.objects.select_related("bot").get(pk=info["bot_version"])
     if version.bot.kind == "builtin":
         return builtin_bot(ruleset, version.bot.builtin_name, bot_seed * 1000 + seat, time_control)
+    if version.bot.kind == "remote":
+        return RemoteSeat(match_id=match_id, version=version, time_control=time_control, bank_ms=bank_ms)
     unsandboxed = getattr(settings, "ARENA_ALLOW_UNSANDBOXED_BOTS", False)
     if not unsandboxed:
         sandbox_check()
@@ -333,9 +337,13 @@ def _play(match: Match, lease: _Lease, bots: dict, *, bot_seed: int, max_events:
     banks = banks_so_far(match)
     decisions = decision_bound(ruleset, len(match.seats), match.options)
     bots.update({seat: seat_bot(seat=seat, info=info, ruleset=ruleset, time_control=time_control,
-                                bot_seed=bot_seed, bank_ms=banks.get(seat), decisions=decisions)
+                                bot_seed=bot_seed, bank_ms=banks.get(seat), decisions=decisions,
+                                match_id=match.pk)
                  for seat, info in enumerate(match.seats)})
     folder = match_folder(match=match)
+    for bot in bots.values():
+        if isinstance(bot, RemoteSeat):
+            bot.turn_of = lambda: folder.seq + 1  # the act's name survives a resume: the log's length
 
     def append(kind, seat, payload, state):
         lease.hold_for_write()

@@ -1,9 +1,12 @@
 """Bots and their immutable versions.
 
-A bot is a name in one game: either a user's uploaded bot or one of the built-in bots a game
-ships (random, greedy, ...), so tournaments can seat both alike. What plays a match is a
+A bot is a name in one game: a user's uploaded bot, a user's remote bot (its program runs on
+its owner's machine and answers over HTTP: docs/remote.md) or one of the built-in bots a game
+ships (random, greedy, ...), so tournaments can seat them alike. What plays a match is a
 BotVersion: for an uploaded bot, the exact bytes uploaded (kept in the database, so a worker on
-any machine can run them); for a built-in bot, version 1 stands for the in-process class.
+any machine can run them); for a built-in bot, version 1 stands for the in-process class; for a
+remote bot, version 1 (runtime "remote", no code) stands for whatever its owner's client runs.
+A remote seat's pending decisions are RemoteAct rows.
 
 Written only by bots.services; versions are never updated once created.
 """
@@ -16,6 +19,7 @@ class Bot(models.Model):
     class Kind(models.TextChoices):
         BUILTIN = "builtin", "built-in"
         UPLOADED = "uploaded"
+        REMOTE = "remote"
 
     # PROTECT: a bot that played recorded matches outlives any attempt to delete its owner.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
@@ -38,7 +42,7 @@ class Bot(models.Model):
                                     name="bot_game_builtin_unique"),
             models.CheckConstraint(
                 condition=(Q(kind="builtin", owner__isnull=True) & ~Q(builtin_name=""))
-                | Q(kind="uploaded", owner__isnull=False, builtin_name=""),
+                | Q(kind__in=["uploaded", "remote"], owner__isnull=False, builtin_name=""),
                 name="bot_kind_owner_consistent"),
         ]
 
@@ -55,6 +59,7 @@ class BotVersion(models.Model):
         FILE = "file", "single Python file"
         ZIP = "zip", "zip archive (main.py, or the entry its arena.json names)"
         BUILTIN = "builtin", "built-in (runs in process)"
+        REMOTE = "remote", "remote (its owner's client answers over HTTP)"
 
     bot = models.ForeignKey(Bot, on_delete=models.PROTECT, related_name="versions")
     number = models.PositiveIntegerField(help_text="1, 2, ... per bot, in upload order.")
@@ -69,7 +74,7 @@ class BotVersion(models.Model):
     unpacked_size = models.PositiveIntegerField()
     runtime = models.CharField(max_length=32, blank=True, default="python",
                                help_text="The runtime its arena.json names (bots/sandbox/runtimes.py; none: "
-                                         "python); empty for built-ins.")
+                                         "python); empty for built-ins; \"remote\" for remote bots.")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
@@ -86,3 +91,44 @@ class BotVersion(models.Model):
         if not self._state.adding:
             raise ValueError("bot versions are immutable: upload a new version instead")
         super().save(*args, **kwargs)
+
+
+class RemoteAct(models.Model):
+    """One decision asked of a remote seat (bots/remote.py, docs/remote.md): the ``act`` message
+    as the owner's client receives it, published at ``published_at``, to be answered before
+    ``deadline``. ``turn`` is the match's event number the decision is asked at (the log's
+    length then): (match, seat, turn) names the decision, and a driver that resumes after a
+    worker's death asks the same turn again and finds this row (re-published, or answered
+    meanwhile). The answer moves the row once from ``open`` to ``answered`` by a conditional
+    UPDATE (a second, late or foreign answer changes nothing); the driver that waits moves an
+    unanswered row to ``timed_out`` the same way, so of an answer at the deadline and the
+    timeout exactly one wins. ``closed``: the match moved on or ended without it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        ANSWERED = "answered"
+        TIMED_OUT = "timed_out"
+        CLOSED = "closed"
+
+    match = models.ForeignKey("replays.Match", on_delete=models.CASCADE, related_name="remote_acts")
+    seat = models.PositiveSmallIntegerField()
+    turn = models.PositiveIntegerField(help_text="The event number the decision is asked at.")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="remote_acts",
+                              help_text="The seat's bot's owner: the only one who may answer.")
+    bot_version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="remote_acts")
+    message = models.JSONField(help_text="The act message as the client receives it.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    published_at = models.DateTimeField(help_text="The last publication (the clock runs from it).")
+    publications = models.PositiveSmallIntegerField(
+        default=1, help_text="1, and one more each time a resumed driver published it again.")
+    deadline = models.DateTimeField()
+    answer = models.JSONField(null=True, blank=True, help_text="The answer's action.")
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["published_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat", "turn"], name="remoteact_match_seat_turn_unique")]
+        indexes = [models.Index(fields=["owner", "status"], name="remoteact_owner_status")]
+
+    def __str__(self):
+        return f"act {self.match_id} seat {self.seat} turn {self.turn} ({self.status})"

@@ -6,6 +6,7 @@ Versions are immutable: nothing here updates one. A refused upload stores nothin
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from pathlib import Path
 
@@ -67,8 +68,38 @@ def match_start(*, ruleset: str, versions: list[BotVersion], options: dict | Non
                              queued_at=timezone.now() if queue else None, rated=rated)
         if queue:
             match_id = str(match.pk)
-            transaction.on_commit(lambda: play_match.delay(match_id))
+            if any(v.bot.kind == Bot.Kind.REMOTE for v in versions) and _tasks_in_process():
+                transaction.on_commit(lambda: _drive_in_a_thread(match_id))
+            else:
+                transaction.on_commit(lambda: play_match.delay(match_id))
     return match
+
+
+def _tasks_in_process() -> bool:
+    from config.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
+def _drive_in_a_thread(match_id: str) -> None:
+    """Where tasks run in process (no broker), a match with a remote seat is driven in a thread
+    of its own: inline, the request that started it would wait for the whole match, and with it
+    the remote client's answers (docs/remote.md, "On the embedded defaults")."""
+    import threading
+
+    from django.db import connection
+
+    from .tasks import play_match
+
+    def drive():
+        try:
+            play_match(match_id)
+        except Exception:  # counted on the match by the driver, for the next one to retry
+            logging.getLogger(__name__).exception("match %s: its driver thread failed", match_id)
+        finally:
+            connection.close()
+
+    threading.Thread(target=drive, name=f"match-{match_id}", daemon=True).start()
 
 
 def match_play(*, ruleset: str, bots: list[str], options: dict | None = None,
@@ -106,9 +137,11 @@ def _game_name(game: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-def bot_create(*, owner, name: str, game: str, description: str = "") -> Bot:
-    """A new uploaded bot of ``owner`` (no versions yet). Raises ValueError for an unknown game,
-    a bad or taken name, or an over-long description."""
+def bot_create(*, owner, name: str, game: str, description: str = "", remote: bool = False) -> Bot:
+    """A new uploaded bot of ``owner`` (no versions yet), or with ``remote`` a remote bot (its
+    owner's client plays it over HTTP: docs/remote.md) with its one version, runtime "remote" and
+    no code. Raises ValueError for an unknown game, a bad or taken name, or an over-long
+    description."""
     game = _game_name(game)
     if owner is None or getattr(owner, "pk", None) is None:
         raise ValueError("an uploaded bot needs a saved owner")
@@ -121,10 +154,21 @@ def bot_create(*, owner, name: str, game: str, description: str = "") -> Bot:
         raise taken
     try:
         with transaction.atomic():
-            return Bot.objects.create(owner=owner, name=name, game=game, kind=Bot.Kind.UPLOADED,
-                                      description=description)
+            bot = Bot.objects.create(owner=owner, name=name, game=game, description=description,
+                                     kind=Bot.Kind.REMOTE if remote else Bot.Kind.UPLOADED)
+            if remote:
+                _remote_version_create(bot)
+            return bot
     except IntegrityError:  # a concurrent create of the same name won
         raise taken from None
+
+
+def _remote_version_create(bot: Bot) -> BotVersion:
+    """Version 1 of a remote bot: no code; it stands for whatever its owner's client runs."""
+    identity = f"remote:{bot.game}:{bot.pk}".encode()
+    return BotVersion.objects.create(bot=bot, number=1, format=BotVersion.Format.REMOTE,
+                                     sha256=hashlib.sha256(identity).hexdigest(), size=0, filename="",
+                                     archive=None, file_count=0, unpacked_size=0, runtime="remote")
 
 
 def _upload_limits() -> Limits:
@@ -141,7 +185,8 @@ def bot_version_upload(*, bot: Bot, filename: str, content: bytes) -> BotVersion
     version is announced, in the same transaction, to each function settings.VERSION_UPLOADED_HOOKS
     names (by default the ladder's check match: ladder.services.version_check_create).""" 
     if bot.kind != Bot.Kind.UPLOADED:
-        raise ValueError(f"{bot.name} is a built-in bot; only uploaded bots take new versions")
+        raise ValueError(f"{bot.name} is a {bot.get_kind_display()} bot; only uploaded bots take new versions"
+                         + (" (a remote bot's code runs on its owner's machine)" if bot.kind == Bot.Kind.REMOTE else ""))
     content = bytes(content)
     info = inspect_upload(filename, content, _upload_limits())
     with transaction.atomic():

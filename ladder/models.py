@@ -46,6 +46,8 @@ class Ladder(models.Model):
 
     game = models.CharField(max_length=64, unique=True)
     seats = models.PositiveSmallIntegerField(default=2)
+    admits_remote_bots = models.BooleanField(
+        default=False, help_text="Whether remote bots (docs/remote.md) join it and play rated scrimmages.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

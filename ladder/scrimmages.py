@@ -21,7 +21,7 @@ from bots.models import Bot, BotVersion
 from bots.services import match_start
 from replays.models import Match
 
-from .models import LadderEntry, LadderMatch, Scrimmage, ScrimmageMatch, VersionCheck
+from .models import Ladder, LadderEntry, LadderMatch, Scrimmage, ScrimmageMatch, VersionCheck
 
 
 class ScrimmageRefused(ValueError):
@@ -33,10 +33,10 @@ class ScrimmageRefused(ValueError):
 
 
 def playable_version(bot: Bot) -> BotVersion | None:
-    """What ``bot`` plays with: a built-in bot's version 1, an uploaded bot's newest version
-    that passed its check match (None: none has)."""
+    """What ``bot`` plays with: a built-in or remote bot's version 1, an uploaded bot's newest
+    version that passed its check match (None: none has)."""
     versions = BotVersion.objects.defer("archive").filter(bot=bot).order_by("-number")
-    if bot.kind == Bot.Kind.BUILTIN:
+    if bot.kind in (Bot.Kind.BUILTIN, Bot.Kind.REMOTE):
         return versions.first()
     return versions.filter(version_check__status=VersionCheck.Status.PASSED).first()
 
@@ -93,6 +93,7 @@ def _checked(*, owner, bot: Bot, opponents: list[Bot], games: int, rated: bool) 
         raise ScrimmageRefused(f"{', '.join(strangers)} play another game than {bot.game}", code="other_game")
     if any(o.pk == bot.pk for o in opponents):
         raise ScrimmageRefused(f"{bot.name} cannot scrimmage against itself", code="against_itself")
+    _check_remote(owner=owner, bots=[bot, *opponents], rated=rated)
     versions = []
     for candidate in [bot, *opponents]:
         version = playable_version(candidate)
@@ -103,6 +104,21 @@ def _checked(*, owner, bot: Bot, opponents: list[Bot], games: int, rated: bool) 
     if rated:
         _ladder_entries(bot.game, versions)
     return versions
+
+
+def _check_remote(*, owner, bots: list[Bot], rated: bool) -> None:
+    """Remote bots (docs/remote.md) play a scrimmage where the game's ladder admits them; an
+    unrated one also takes the requester's own remote bots (their owner's client is the one
+    asking). Others' remote bots are refused there: nobody asked their clients to play."""
+    remote = [b for b in bots if b.kind == Bot.Kind.REMOTE]
+    if not remote or Ladder.objects.filter(game=bots[0].game, admits_remote_bots=True).exists():
+        return
+    foreign = [b.name for b in remote if b.owner_id != owner.pk]
+    if rated or foreign:
+        names = ", ".join(foreign if not rated else [b.name for b in remote])
+        raise ScrimmageRefused(f"{names}: remote bots, and the {bots[0].game} ladder does not admit remote bots "
+                               f"({'a rated scrimmage is played on it' if rated else 'only your own remote bots play an unrated scrimmage there'})",
+                               code="remote_not_admitted", status=409)
 
 
 def _check_limits(*, owner, games: int) -> None:

@@ -59,7 +59,8 @@ def ladder_summaries() -> list[dict]:
         made=Count("matches", distinct=True),
         running=Count("matches", filter=Q(matches__match__status=Match.Status.RUNNING), distinct=True))
     return [{"game": ladder.game, "seats": ladder.seats, "entries": ladder.active, "matches": ladder.made,
-             "in_flight": ladder.running, "created_at": ladder.created_at} for ladder in ladders.order_by("game")]
+             "in_flight": ladder.running, "admits_remote_bots": ladder.admits_remote_bots,
+             "created_at": ladder.created_at} for ladder in ladders.order_by("game")]
 
 
 HISTORY_CACHE_SECONDS = 3600  # a fold is kept until another ladder match is folded in (the key says)

@@ -118,6 +118,18 @@ def _verdict(match: Match) -> tuple[str, str, dict | None]:
 
 # -- the ladders ---------------------------------------------------------------------------------
 
+class RemoteNotAdmitted(ValueError):
+    """A remote bot (docs/remote.md) for a ladder that does not admit remote bots."""
+
+
+def ladder_remote_bots_admit(*, ladder: Ladder, admit: bool) -> Ladder:
+    """The operator's choice: whether remote bots join ``ladder`` and are paired on it. Closing
+    it leaves their entries, unpaired (ladder_top_up), until it is opened again."""
+    Ladder.objects.filter(pk=ladder.pk).update(admits_remote_bots=admit)
+    ladder.admits_remote_bots = admit
+    return ladder
+
+
 def ladder_get_or_create(*, game: str, seats: int | None = None) -> Ladder:
     """The ladder of ``game`` (created with ``seats`` seats a match, default 2, and entered: the
     game's built-in bots that do not think for their whole clock, and every uploaded bot with a
@@ -144,10 +156,16 @@ def ladder_get_or_create(*, game: str, seats: int | None = None) -> Ladder:
 def ladder_entry_update(*, bot: Bot) -> LadderEntry | None:
     """Put ``bot``'s newest passed version on its game's ladder (joining it if the bot is not
     on it yet; a bot its owner took off stays off, with the new version ready). None if the game
-    has no ladder yet or the bot has no passed version."""
+    has no ladder yet or the bot has no passed version. A remote bot plays its version 1 (no
+    check match), on a ladder that admits remote bots only (RemoteNotAdmitted otherwise)."""
     ladder = Ladder.objects.filter(game=bot.game).first()
     newest = (BotVersion.objects.defer("archive")
               .filter(bot=bot, version_check__status=VersionCheck.Status.PASSED).order_by("-number").first())
+    if bot.kind == Bot.Kind.REMOTE and ladder is not None:
+        if not ladder.admits_remote_bots:
+            raise RemoteNotAdmitted(f"{bot.name} is a remote bot and the {ladder.game} ladder does not admit "
+                                    "remote bots (admits_remote_bots, the operator's choice)")
+        newest = BotVersion.objects.defer("archive").filter(bot=bot).order_by("-number").first()
     if ladder is None or newest is None:
         return None
     with transaction.atomic():
@@ -188,7 +206,10 @@ def ladder_top_up(*, ladder: Ladder, in_flight: int | None = None, queue: bool =
         if wanted <= 0:
             return []
         busy = {entry for entries in running for entry in entries}
-        entries = {e.pk: e for e in LadderEntry.objects.filter(ladder=ladder, active=True).select_related("version__bot")}
+        active = LadderEntry.objects.filter(ladder=ladder, active=True)
+        if not ladder.admits_remote_bots:  # closed to them after they joined: left unpaired
+            active = active.exclude(bot__kind=Bot.Kind.REMOTE)
+        entries = {e.pk: e for e in active.select_related("version__bot")}
         ratings = {r.version_id: r for r in LadderRating.objects.filter(ladder=ladder, version__in=[e.version_id for e in entries.values()])}
         fresh = _model().rating()
         players = [_player(entry, ratings.get(entry.version_id), fresh, entry.pk in busy) for entry in entries.values()]

@@ -27,6 +27,8 @@ class Tournament(models.Model):
     # How many entries a user may put into this tournament when someone else organises it: one
     # person does not fill an open tournament with their bots (the organiser is not limited).
     entries_per_user = models.PositiveSmallIntegerField(default=1)
+    # Remote bots answer from their owners' machines (docs/remote.md): the organiser's choice.
+    admits_remote_bots = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

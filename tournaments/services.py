@@ -29,14 +29,14 @@ def format_for(tournament: Tournament) -> "formats.Format":
 def tournament_create(*, name: str, game: str, format: str, entries: list[BotVersion],
                       format_settings: dict | None = None, rules_options: dict | None = None,
                       time_control: dict | None = None, fault_policy: dict | None = None,
-                      organiser=None) -> Tournament:
+                      organiser=None, admits_remote_bots: bool = False) -> Tournament:
     """A draft tournament with its entries seeded in the order given (first = seed 1).
     Raises ValueError with the reason for anything a format or the game cannot take."""
     from .services_drafts import MAX_ENTRIES, checked_settings  # the one place settings are validated
 
     fields = checked_settings(name=name, game=game, format=format, format_settings=format_settings,
                               rules_options=rules_options, time_control=time_control,
-                              fault_policy=fault_policy)
+                              fault_policy=fault_policy, admits_remote_bots=admits_remote_bots)
     if len(entries) < 2:
         raise ValueError("a tournament needs at least two entries")
     if len(entries) > MAX_ENTRIES:
@@ -46,7 +46,11 @@ def tournament_create(*, name: str, game: str, format: str, entries: list[BotVer
         raise ValueError(f"bot(s) {', '.join(strangers)} play another game than {game}")
     # One entry per uploaded bot, as tournament_entry_add allows it (a built-in bot may fill any
     # number of seats: it has no owner whose chances a second entry would double).
-    uploaded = Counter(v.bot for v in entries if v.bot.kind == Bot.Kind.UPLOADED)
+    remote = sorted({v.bot.name for v in entries if v.bot.kind == Bot.Kind.REMOTE})
+    if remote and not fields["admits_remote_bots"]:
+        raise ValueError(f"{', '.join(remote)}: remote bots, and this tournament does not admit remote bots "
+                         "(admits_remote_bots)")
+    uploaded = Counter(v.bot for v in entries if v.bot.kind != Bot.Kind.BUILTIN)
     twice = sorted(bot.name for bot, count in uploaded.items() if count > 1)
     if twice:
         raise ValueError(f"{', '.join(twice)} is already entered: an uploaded bot enters a tournament "

@@ -93,7 +93,8 @@ def _checked_events_bound(ruleset, fmt, rules_options: dict | None) -> None:
 
 def checked_settings(*, name: str, game: str, format: str, format_settings: dict | None = None,
                      rules_options: dict | None = None, time_control: dict | None = None,
-                     fault_policy: dict | None = None, entries_per_user: int | None = None) -> dict:
+                     fault_policy: dict | None = None, entries_per_user: int | None = None,
+                     admits_remote_bots: bool | None = None) -> dict:
     """The fields of a draft tournament, normalised; DraftRefused with the first problem."""
     # Spec files and scripts reach here without a serializer: check the shapes first, so a
     # wrong type is a reason, not a crash further down.
@@ -130,7 +131,11 @@ def checked_settings(*, name: str, game: str, format: str, format_settings: dict
     if type(entries_per_user) is not int or not 1 <= entries_per_user <= MAX_ENTRIES:
         raise DraftRefused(f"entries_per_user must be a whole number from 1 to {MAX_ENTRIES}, "
                            f"got {entries_per_user!r}")
-    return {"name": name, "game": ruleset.spec.name, "format": format, "format_settings": format_settings,
+    if admits_remote_bots is None:
+        admits_remote_bots = False
+    if type(admits_remote_bots) is not bool:
+        raise DraftRefused(f"admits_remote_bots must be true or false, got {admits_remote_bots!r}")
+    return {"admits_remote_bots": admits_remote_bots, "name": name, "game": ruleset.spec.name, "format": format, "format_settings": format_settings,
             "rules_options": options, "time_control": _checked_time_control(time_control),
             "fault_policy": _checked_fault_policy(fault_policy), "entries_per_user": entries_per_user}
 
@@ -156,10 +161,13 @@ def tournament_draft_update(*, tournament: Tournament, **changes) -> Tournament:
         locked = _locked_draft(tournament)
         current = {key: getattr(locked, key) for key in
                    ("name", "game", "format", "format_settings", "rules_options", "time_control", "fault_policy",
-                    "entries_per_user")}
+                    "entries_per_user", "admits_remote_bots")}
         if "format" in changes and changes["format"] != locked.format and "format_settings" not in changes:
             current["format_settings"] = {}  # the old format's settings mean nothing to the new one
         fields = checked_settings(**{**current, **changes})
+        if not fields["admits_remote_bots"] and locked.entries.filter(bot_version__bot__kind=Bot.Kind.REMOTE).exists():
+            raise DraftRefused("remote bots are entered: withdraw them before closing the tournament to remote bots",
+                               code="remote_entered")
         for key, value in fields.items():
             setattr(locked, key, value)
         locked.save(update_fields=list(fields))
@@ -180,10 +188,13 @@ def tournament_entry_add(*, tournament: Tournament, bot_version: BotVersion, by)
         raise DraftRefused(f"{bot.name} plays {bot.game}, not {tournament.game}", code="wrong_game")
     with transaction.atomic():
         locked = _locked_draft(tournament)
+        if bot.kind == Bot.Kind.REMOTE and not locked.admits_remote_bots:
+            raise DraftRefused(f"{bot.name} is a remote bot and this tournament does not admit remote bots "
+                               "(admits_remote_bots, the organiser's choice)", code="remote_not_admitted")
         entries = Entry.objects.filter(tournament=locked)
-        if bot.kind == Bot.Kind.UPLOADED and entries.filter(bot_version__bot=bot).exists():
+        if bot.kind != Bot.Kind.BUILTIN and entries.filter(bot_version__bot=bot).exists():
             raise DraftRefused(f"{bot.name} is already entered", code="already_entered")
-        if bot.kind == Bot.Kind.UPLOADED and locked.organiser_id != by.pk:
+        if bot.kind != Bot.Kind.BUILTIN and locked.organiser_id != by.pk:
             mine = entries.filter(bot_version__bot__owner=by).count()
             if mine >= locked.entries_per_user:
                 raise DraftRefused(f"you have {mine} entr{'y' if mine == 1 else 'ies'} in this tournament, its "

@@ -8,7 +8,8 @@ from bots.sandbox import SandboxUnavailable
 
 from ...models import LadderEntry
 from ...selectors import ladder_leaderboard
-from ...services import ladder_get_or_create, ladder_match_finished, ladder_ratings_recompute, ladder_top_up
+from ...services import (ladder_get_or_create, ladder_match_finished, ladder_ratings_recompute,
+                         ladder_remote_bots_admit, ladder_top_up)
 
 
 class Command(BaseCommand):
@@ -19,13 +20,18 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=10, help="ladder matches to play here (default 10; 0: none)")
         parser.add_argument("--seats", type=int, default=None,
                             help="seats a match, for a ladder made now (default 2; 3-7: pods where the game takes them)")
+        parser.add_argument("--remote-bots", choices=["admit", "refuse"], default=None,
+                            help="whether remote bots (docs/remote.md) join the ladder and are paired on it")
         parser.add_argument("--recompute", action="store_true", help="fold the ratings again from the whole history first")
 
-    def handle(self, *args, game, matches, seats, recompute, verbosity, **kw):
+    def handle(self, *args, game, matches, seats, recompute, verbosity, remote_bots=None, **kw):
         try:
             ladder = ladder_get_or_create(game=game, seats=seats)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
+        if remote_bots is not None:
+            ladder_remote_bots_admit(ladder=ladder, admit=remote_bots == "admit")
+            self.stdout.write(f"the {ladder.game} ladder {'admits' if ladder.admits_remote_bots else 'refuses'} remote bots")
         if recompute:
             self.stdout.write(f"recomputed: {ladder_ratings_recompute(ladder=ladder)} matches rated")
         active = LadderEntry.objects.filter(ladder=ladder, active=True).count()

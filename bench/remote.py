@@ -1,0 +1,284 @@
+"""Remote seats: how fairly the server's clock charges a remote bot, on the loopback (issue 41,
+"Measured": clock fairness; docs/remote.md, "The clock").
+
+A remote bot plays Trap the Wizard against the built-in random bot until it has made N moves
+(1,000; 100 with --quick). The server is gunicorn as the Dockerfile runs it (processes,
+threads), DEBUG off, on PostgreSQL with the bell in Redis; the driver runs in this process, as a
+worker's does, waiting through Redis; the client is a thread of this process reading the stream
+(GET /api/remote/stream/) and answering each act by POST over HTTP/1.1, as the reference client
+does. The client "thinks" 0, 0, 5 and 20 ms in turn, and measures its own thinking: from the act
+line read to the answer's POST about to be sent.
+
+Figures, per move: the time the server charged (answered_at - published_at, both stamped by the
+server), and the charge minus the client's thinking: the delivery of the act to the client and of
+the answer back (p50, p95, max); the goal is p95 at most 50 ms. The reference, measured in the
+same run: an uploaded bot's move, the same game against the same opponent, the example bot
+bench/bots/first_legal.py as a subprocess speaking JSON Lines (in bubblewrap where the sandbox
+runs, as a bare subprocess otherwise): the time its clock records per move. The ratio is the
+remote move's charge at zero thinking over that.
+
+Run alone: ``.venv/bin/python bench/remote.py [--quick]``: the report on stderr, the figures as
+JSON on the last line of stdout (bench/run.py runs it in a subprocess). BENCH_REMOTE_DATABASE_URL
+and BENCH_REMOTE_BROKER_URL name the database (created if missing, emptied) and the Redis.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+DATABASE_URL = os.environ.get("BENCH_REMOTE_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_bench_remote")
+BROKER_URL = os.environ.get("BENCH_REMOTE_BROKER_URL", "redis://127.0.0.1:6379/12")
+GAME, OPTIONS = "trap-the-wizard", {"rounds": 5}
+TIME_CONTROL = {"move_ms": 5000, "bank_ms": 60000}
+THINK_MS = (0, 0, 5, 20)  # the client's thinking, move by move in turn
+MOVES = {"full": 1000, "quick": 100}
+GOAL_MS = 50
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class MeasuringClient(threading.Thread):
+    """The stream and the answers over HTTP; for each act, its thinking in seconds by turn."""
+
+    def __init__(self, base: str, token: str):
+        super().__init__(daemon=True)
+        self.base, self.token = base, token
+        self.thinking: dict[tuple[str, int], float] = {}
+        self.walls: dict[tuple[str, int], tuple[float, float]] = {}  # (read, posted) on the wall clock
+        self.stop = threading.Event()
+        self.moves = 0
+        self.refused = 0
+
+    def _post(self, act: dict, action) -> None:
+        body = json.dumps({"turn": act["turn"], "action": action}).encode()
+        request = urllib.request.Request(
+            f"{self.base}/api/matches/{act['match']}/seats/{act['seat']}/act/", data=body,
+            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            json.load(response)
+
+    def run(self) -> None:
+        request = urllib.request.Request(f"{self.base}/api/remote/stream/?seconds=3600",
+                                         headers={"Authorization": f"Bearer {self.token}"})
+        with urllib.request.urlopen(request, timeout=60) as stream:
+            for line in stream:
+                received, received_wall = time.perf_counter(), time.time()
+                message = json.loads(line)
+                if message["type"] != "act":
+                    if self.stop.is_set():
+                        return
+                    continue
+                key = (message["match"], message["turn"])
+                if key in self.thinking:  # sent again (a stream sends each publication once)
+                    continue
+                think = THINK_MS[self.moves % len(THINK_MS)] / 1000
+                if think:
+                    time.sleep(think)
+                action = message["legal_actions"][0]
+                self.thinking[(message["match"], message["turn"])] = time.perf_counter() - received
+                self.walls[(message["match"], message["turn"])] = (received_wall, time.time())
+                try:
+                    self._post(message, action)
+                except urllib.error.HTTPError as exc:  # refused (late, ...): counted, the run goes on
+                    self.refused += 1
+                    print(f"remote bench: an answer refused: {exc.read()[:200]!r}", file=sys.stderr)
+                self.moves += 1
+
+
+def _server(port: int) -> subprocess.Popen:
+    from bench.load import gunicorn_command
+
+    env = dict(os.environ, DATABASE_URL=DATABASE_URL, CELERY_BROKER_URL=BROKER_URL,
+               CELERY_QUEUE="arena-bench-remote", DEBUG="0", SECRET_KEY=secrets.token_urlsafe(48),
+               ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
+               API_THROTTLE_USER="100000000/minute", API_THROTTLE_ANON="100000000/minute")
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    server = subprocess.Popen(gunicorn_command(port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"gunicorn exited: {server.stderr.read()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health/", timeout=2) as answer:
+                if answer.status == 200:
+                    return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("gunicorn did not answer within 60 s")
+
+
+def _remote_moves(moves: int, base: str, token: str, version, opponent) -> tuple[list[dict], float]:
+    """Matches of the remote bot until it made ``moves`` moves: per move the charge and the
+    thinking; and the driver's wall seconds per remote move."""
+    from bots.driver import match_drive
+    from bots.models import RemoteAct
+    from bots.services import match_start
+
+    client = MeasuringClient(base, token)
+    client.start()
+    rows, started, matches = [], time.perf_counter(), []
+    while client.moves < moves:
+        if not client.is_alive():
+            raise SystemExit("remote bench: the measuring client stopped")
+        match = match_start(ruleset=GAME, versions=[version, opponent], options=OPTIONS, queue=False,
+                            time_control=TIME_CONTROL)
+        matches.append(match.pk)
+        assert match_drive(match_id=match.pk) == "ended"
+    wall = time.perf_counter() - started
+    client.stop.set()
+    if client.refused or not client.is_alive():
+        print(f"remote bench: {client.refused} answers refused; client alive: {client.is_alive()}", file=sys.stderr)
+    for act in RemoteAct.objects.filter(match__in=matches, status="answered").order_by("published_at"):
+        thinking = client.thinking.get((str(act.match_id), act.turn))
+        if thinking is None:
+            continue
+        charged = (act.answered_at - act.published_at).total_seconds()
+        read, posted = client.walls[(str(act.match_id), act.turn)]
+        rows.append({"charged_ms": charged * 1000, "thinking_ms": thinking * 1000,
+                     "delivery_ms": (read - act.published_at.timestamp()) * 1000,
+                     "return_ms": (act.answered_at.timestamp() - posted) * 1000})
+    timed_out = RemoteAct.objects.filter(match__in=matches, status="timed_out").count()
+    if timed_out:
+        print(f"remote bench: {timed_out} acts timed out", file=sys.stderr)
+    return rows, wall / max(1, len(rows))
+
+
+def _uploaded_moves(moves: int, opponent) -> tuple[list[float], str, float]:
+    """An uploaded bot's moves against the same opponent: the ms its clock recorded per move."""
+    from bots.driver import match_drive
+    from bots.models import Bot
+    from bots.sandbox import SandboxUnavailable, sandbox_check
+    from bots.services import bot_create, bot_version_upload, match_start
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from replays.models import Event
+
+    try:
+        sandbox_check()
+        how = "in bubblewrap"
+    except SandboxUnavailable:
+        settings.ARENA_ALLOW_UNSANDBOXED_BOTS = True
+        how = "bare subprocess"
+    owner, _ = get_user_model().objects.get_or_create(username="bench-uploader")
+    bot = Bot.objects.filter(owner=owner, name="first-legal", game=GAME).first() or \
+        bot_create(owner=owner, name="first-legal", game=GAME)
+    version = bot_version_upload(bot=bot, filename="main.py",
+                                 content=(ROOT / "bench" / "bots" / "first_legal.py").read_bytes())
+    elapsed, started = [], time.perf_counter()
+    while len(elapsed) < moves:
+        match = match_start(ruleset=GAME, versions=[version, opponent], options=OPTIONS, queue=False,
+                            time_control=TIME_CONTROL)
+        assert match_drive(match_id=match.pk) == "ended"
+        elapsed += [p["clock"]["elapsed_ms"] for p in Event.objects.filter(match=match, kind="action", seat=0)
+                    .values_list("payload", flat=True)]
+    return elapsed, how, (time.perf_counter() - started) / len(elapsed)
+
+
+def run(quick: bool = False) -> dict:
+    from bench.append import database_create, database_reset, django_setup
+    from bench.load import _free_port
+
+    os.environ.update(CELERY_BROKER_URL=BROKER_URL, CELERY_QUEUE="arena-bench-remote")
+    database_create(DATABASE_URL)
+    django_setup(DATABASE_URL)
+    database_reset()
+    from django.contrib.auth import get_user_model
+
+    from api.services import token_create
+    from bots.models import Bot
+    from bots.services import bot_create, builtin_bot_versions
+
+    moves = MOVES["quick" if quick else "full"]
+    load_start = os.getloadavg()[0]
+    user, _ = get_user_model().objects.get_or_create(username="bench-remote")
+    bot = Bot.objects.filter(owner=user, name="far-away", game=GAME).first() or \
+        bot_create(owner=user, name="far-away", game=GAME, remote=True)
+    _, token = token_create(user=user, name="bench")
+    opponent = builtin_bot_versions(game=GAME)["random"]
+    port = _free_port()
+    server = _server(port)
+    try:
+        rows, remote_wall = _remote_moves(moves, f"http://127.0.0.1:{port}", token, bot.versions.get(), opponent)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    uploaded, how, uploaded_wall = _uploaded_moves(moves, opponent)
+    overhead = [r["charged_ms"] - r["thinking_ms"] for r in rows]
+    at_zero = [r["charged_ms"] for r, think in zip(rows, [THINK_MS[i % len(THINK_MS)] for i in range(len(rows))])
+               if think == 0]
+    return {"moves": len(rows), "server": " ".join(_gunicorn_words(port)),
+            "overhead_ms": {"p50": _percentile(overhead, 0.5), "p95": _percentile(overhead, 0.95),
+                            "max": max(overhead), "mean": statistics.fmean(overhead)},
+            "delivery_ms": {"p50": _percentile([r["delivery_ms"] for r in rows], 0.5),
+                            "p95": _percentile([r["delivery_ms"] for r in rows], 0.95)},
+            "return_ms": {"p50": _percentile([r["return_ms"] for r in rows], 0.5),
+                          "p95": _percentile([r["return_ms"] for r in rows], 0.95)},
+            "charged_at_zero_ms": {"p50": _percentile(at_zero, 0.5), "p95": _percentile(at_zero, 0.95),
+                                   "mean": statistics.fmean(at_zero)},
+            "uploaded": {"how": how, "moves": len(uploaded), "p50": _percentile(uploaded, 0.5),
+                         "p95": _percentile(uploaded, 0.95), "mean": statistics.fmean(uploaded)},
+            "wall_ms_per_move": {"remote": remote_wall * 1000, "uploaded": uploaded_wall * 1000},
+            "load": [round(load_start, 2), round(os.getloadavg()[0], 2)], "cpus": os.cpu_count(),
+            "goal_ms": GOAL_MS}
+
+
+def _gunicorn_words(port: int) -> list[str]:
+    from bench.load import gunicorn_command
+
+    return gunicorn_command(port)[2:]
+
+
+def report(figures: dict) -> list[str]:
+    o, z, u, w = figures["overhead_ms"], figures["charged_at_zero_ms"], figures["uploaded"], figures["wall_ms_per_move"]
+    ratio = z["mean"] / u["mean"] if u["mean"] else float("inf")
+    return [
+        f"{figures['moves']} remote moves of Trap the Wizard against the built-in random bot, on the loopback: "
+        f"`{figures['server']}` (DEBUG off, PostgreSQL, the bell in Redis), the driver in the bench's process, "
+        "the client a thread reading the stream and answering by POST, thinking 0, 0, 5 and 20 ms in turn. "
+        f"Load {figures['load'][0]} at the start, {figures['load'][1]} at the end ({figures['cpus']} CPUs).",
+        "",
+        "| figure | p50 ms | p95 ms | mean ms | max ms |",
+        "| --- | ---: | ---: | ---: | ---: |",
+        f"| charged minus the client's thinking (goal: p95 <= {figures['goal_ms']}) | {o['p50']:.1f} | {o['p95']:.1f} "
+        f"| {o['mean']:.1f} | {o['max']:.1f} |",
+        f"| of which the act's way to the client (published to read) | {figures['delivery_ms']['p50']:.1f} "
+        f"| {figures['delivery_ms']['p95']:.1f} | | |",
+        f"| of which the answer's way back (POST sent to taken) | {figures['return_ms']['p50']:.1f} "
+        f"| {figures['return_ms']['p95']:.1f} | | |",
+        f"| charged, moves the client answered at once | {z['p50']:.1f} | {z['p95']:.1f} | {z['mean']:.1f} | |",
+        f"| an uploaded bot's move, its clock ({u['how']}, {u['moves']} moves, bench/bots/first_legal.py) "
+        f"| {u['p50']:.1f} | {u['p95']:.1f} | {u['mean']:.1f} | |",
+        "",
+        f"A remote move answered at once is charged {ratio:.1f}x an uploaded bot's move (means). "
+        f"The driver's wall time per move: remote {w['remote']:.1f} ms, uploaded {w['uploaded']:.1f} ms "
+        f"({w['remote'] / w['uploaded']:.1f}x; both include the opponent's moves and every append).",
+    ]
+
+
+def main(argv: list[str]) -> int:
+    figures = run(quick="--quick" in argv)
+    print("\n".join(report(figures)), file=sys.stderr)
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

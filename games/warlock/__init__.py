@@ -113,7 +113,12 @@ def refusal(state: dict, seat, action) -> str | None:
     if set(action) != ACTION_KEYS[action["type"]]:
         return f"a {action['type']} action has exactly the keys {sorted(ACTION_KEYS[action['type']])}"
     legal = rules.options_for(state, task, seat)
-    if _spelling(action) in {_spelling(a) for a in legal}:
+    spelled = _spelling(action)
+    # a legal action equal to it (==) is spelled first: the usual case, one spelling; == takes
+    # 1 for True, so the spelling decides; spelling them all stays for the refusals
+    if any(_spelling(a) == spelled for a in legal if a == action):
+        return None
+    if spelled in {_spelling(a) for a in legal}:
         return None
     return _why_not(state, seat, action, legal)
 

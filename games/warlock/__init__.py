@@ -24,7 +24,7 @@ from games.engine.protocol import GameSpec, option
 from games.engine.registry import register
 
 from . import combat, core, knowledge, rules
-from .core import clone
+from .core import clone, clone_state
 from .content import WIZARD, kind
 
 SPEC = GameSpec(name="warlock", title="Warlock", version=3, min_players=2, max_players=6,
@@ -269,7 +269,7 @@ class Warlock(DictRuleset):
     forfeit = staticmethod(rules.forfeit)
     public_view = staticmethod(public_view)
     seat_view = staticmethod(seat_view)
-    clone = staticmethod(clone)
+    clone = staticmethod(clone_state)
 
     def decide(self, state: dict, seat: int, action) -> None:
         """``rules.decide`` of a copy of the action (``clone``: a JSON value), as ``apply``

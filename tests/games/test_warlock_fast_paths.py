@@ -11,7 +11,7 @@ import pytest
 from games.engine.protocol import Chance, Ended, Event
 from games.engine.search import sample_outcome
 from games.warlock import Warlock, combat, duel
-from games.warlock.core import wizard
+from games.warlock.core import clone_state, wizard
 
 
 def playout_states(players: int, seed: int):
@@ -59,3 +59,22 @@ def test_has_defence_and_the_kept_result_equal_what_they_replace(players, seed):
                             combat._fresh_result(threat, play, me.colour, me.points, pairs=pairs)
                         compared += 1
     assert checked > 10 and compared > 100  # the playout did fight
+
+
+@pytest.mark.parametrize("players,seed", [(2, 11), (4, 12), (6, 13)])
+def test_clone_state_is_a_deep_copy_key_for_key(players, seed):
+    """``Warlock.apply``'s copy equals the state with its keys in order and shares no list or
+    dict with it, so the rules may change it in place."""
+    def containers(value):
+        if isinstance(value, (list, dict)):
+            yield value
+            for inner in (value.values() if isinstance(value, dict) else value):
+                yield from containers(inner)
+
+    states = 0
+    for state in playout_states(players, seed):
+        copy = clone_state(state)
+        assert copy == state and list(copy) == list(state)
+        assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(state)}
+        states += 1
+    assert states > 50

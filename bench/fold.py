@@ -1,4 +1,4 @@
-"""Fold throughput of Trap the Wizard, Sorcado and Wizard Kings: how fast a stored log becomes a
+"""Fold throughput of the five games: how fast a stored log becomes a
 state again.
 
 Per game, a corpus of offline matches (``games.engine.runner.playout``, random bots, fixed
@@ -15,9 +15,9 @@ figures over the very same lines, each the best of several repeats:
 
 The ratio fold/floor says how much the rules cost on top of reading the log; validate/fold what
 checking costs on top of folding. A Sorcado match is short (about 120 events against Trap the
-Wizard's 2,500, Wizard Kings' 800), so it plays ``CORPUS_SCALE`` times as many matches for a
-corpus of like size. Issue 16's targets are Trap the Wizard's and Sorcado's; Wizard Kings, whose
-every move asks which blocks may still move, is measured beside them.
+Wizard's 2,500, Wizard Kings' 800, Imperial Twing's 700, Warlock's 300), so each game plays
+``CORPUS_SCALE`` times as many matches for a corpus of like size. Issue 16's targets are Trap the
+Wizard's and Sorcado's; issue 42's are Imperial Twing's, Warlock's and Wizard Kings'.
 The corpus keeps its lines only: records parsed once and kept alive would be walked by every full
 garbage collection during the measurements, which no fold or validation of one log does. No
 Django here: like the engines and the validator, this runs on a bare Python.
@@ -38,8 +38,10 @@ from games.engine.log import Folder, validate
 from games.engine.runner import playout
 
 GAME = "trap-the-wizard"
-GAMES = ("trap-the-wizard", "sorcado", "wizard-kings")  # measured by ``run``; the first is the headline
-CORPUS_SCALE = {"trap-the-wizard": 1, "sorcado": 20, "wizard-kings": 3}  # matches per match asked for
+GAMES = ("trap-the-wizard", "sorcado", "wizard-kings", "imperial-twing",
+         "warlock")  # measured by ``run``; the first is the headline
+CORPUS_SCALE = {"trap-the-wizard": 1, "sorcado": 20, "wizard-kings": 3, "imperial-twing": 3,
+                "warlock": 8}  # matches per match asked for
 
 
 @dataclass

@@ -201,8 +201,7 @@ def _fight_step(state: dict) -> tuple[str, int | None] | None:
             side = fight["sides"][seat]
             if side["done"]:
                 continue
-            actions = fights.commit_actions(state, seat)
-            if actions and actions != [{"type": "done"}]:
+            if fights.can_lay(state, seat):
                 return "commit", seat
             side["done"] = True  # nothing (more) to lay: D13
         fight["step"], fight["support_queue"] = "support", fights.support_candidates(state, fight)

@@ -104,8 +104,13 @@ CARD = {card.id: card for card in PLAY_CARDS}
 PLAY_IDS = tuple(card.id for card in PLAY_CARDS)
 
 
+# What the rules ask of a card thousands of times a match, looked up once per card id.
+IS_SPELL = {card.id: card.kind == "spell" for card in PLAY_CARDS}
+ELEMENT = {card.id: card.element for card in PLAY_CARDS}
+
+
 def is_spell(card_id: str) -> bool:
-    return CARD[card_id].kind == "spell"
+    return IS_SPELL[card_id]
 
 
 def is_creature(card_id: str) -> bool:

@@ -14,8 +14,8 @@ steps (docs/rules/imperial-twing.md, F.1-F.15 and D15-D19):
 """
 from __future__ import annotations
 
-from .content import (BOOTS, BRA, CARD, CLOVER, CROSS, CUP, DOLL, EVENT, HAT, MIROMON, PANTS,
-                      SOCKS, SPIRAL, SUN, TEDDY, die_face, inverted)
+from .content import (BOOTS, BRA, CARD, CLOVER, CROSS, CUP, DOLL, ELEMENT, EVENT, HAT, MIROMON,
+                      PANTS, SOCKS, SPIRAL, SUN, TEDDY, die_face, inverted)
 from .table import (cats_in_hand, gain_object, gain_ornicles, has_active, in_play, lose_ornicles,
                     move_ornicles, play_order, queue_draw, rules_version, spells_in_hand,
                     traps_in_hand)
@@ -106,6 +106,18 @@ def commit_actions(state: dict, seat: int) -> list[dict]:
     if side["spells"] or (side["mode"] == "shield"):
         actions.append({"type": "done"})
     return actions
+
+
+def can_lay(state: dict, seat: int) -> bool:
+    """The seat has a card to lay: ``commit_actions`` offers more than ``done`` (D13), asked
+    without building the actions."""
+    fight = state["fight"]
+    side = fight["sides"][seat]
+    if side["mode"] in (None, "spells") and len(side["spells"]) < MAX_SPELLS_IN_FIGHT and any(
+            side["colour"] in (None, ELEMENT[c]) for c in spells_in_hand(state, seat)):
+        return True
+    return any(unit_slot(state, fight, seat, CARD[unit["card"]].element)
+               for unit in unit_choices(state, fight, seat))
 
 
 def commit(state: dict, seat: int, action: dict) -> None:

@@ -6,7 +6,7 @@ copy (``clone``). Clauses are cited as in docs/rules/imperial-twing.md.
 """
 from __future__ import annotations
 
-from .content import CARD, ELEMENTS, is_creature, is_spell
+from .content import CARD, ELEMENT, ELEMENTS, IS_SPELL, is_creature, is_spell
 
 MAX_COLOURS, MAX_SPELLS, MAX_ACTIVE = 3, 15, 3  # "Regel für maximale Zauberfarbe"; 3 active objects
 
@@ -24,6 +24,8 @@ def rules_version(state: dict) -> int:
 
 def in_play(state: dict) -> list[int]:
     """The seats still in the game, in seat order."""
+    if not state["left"]:
+        return list(range(state["players"]))
     gone = {entry[0] for entry in state["left"]}
     return [s for s in range(state["players"]) if s not in gone]
 
@@ -50,7 +52,7 @@ def next_seat(state: dict, seat: int) -> int | None:
 # -- cards ------------------------------------------------------------------------------------------
 
 def spells_in_hand(state: dict, seat: int) -> list[str]:
-    return [c for c in state["hands"][seat] if is_spell(c)]
+    return [c for c in state["hands"][seat] if IS_SPELL[c]]
 
 
 def cats_in_hand(state: dict, seat: int) -> list[str]:
@@ -63,7 +65,7 @@ def traps_in_hand(state: dict, seat: int) -> list[str]:
 
 def colours_in_hand(state: dict, seat: int) -> list[str]:
     """The spell colours a seat holds, in the fixed element order."""
-    held = {CARD[c].element for c in spells_in_hand(state, seat)}
+    held = {ELEMENT[c] for c in state["hands"][seat] if IS_SPELL[c]}
     return [e for e in ELEMENTS if e in held]
 
 
@@ -75,7 +77,7 @@ def queue_draw(state: dict, seat: int, count: int, mode: str = "plain") -> None:
 
 def spell_findable(state: dict) -> bool:
     """A spell lies in the deck or the discard pile, so drawing until a spell can end (D8)."""
-    return any(is_spell(c) for c in state["deck"]) or any(is_spell(c) for c in state["discard"])
+    return any(IS_SPELL[c] for c in state["deck"]) or any(IS_SPELL[c] for c in state["discard"])
 
 
 def draw_one(state: dict, task: dict) -> None:

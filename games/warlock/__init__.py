@@ -24,7 +24,7 @@ from games.engine.protocol import GameSpec, option
 from games.engine.registry import register
 
 from . import combat, core, knowledge, rules
-from .core import clone
+from .core import clone, clone_state
 from .content import WIZARD, kind
 
 SPEC = GameSpec(name="warlock", title="Warlock", version=3, min_players=2, max_players=6,
@@ -113,7 +113,12 @@ def refusal(state: dict, seat, action) -> str | None:
     if set(action) != ACTION_KEYS[action["type"]]:
         return f"a {action['type']} action has exactly the keys {sorted(ACTION_KEYS[action['type']])}"
     legal = rules.options_for(state, task, seat)
-    if _spelling(action) in {_spelling(a) for a in legal}:
+    spelled = _spelling(action)
+    # a legal action equal to it (==) is spelled first: the usual case, one spelling; == takes
+    # 1 for True, so the spelling decides; spelling them all stays for the refusals
+    if any(_spelling(a) == spelled for a in legal if a == action):
+        return None
+    if spelled in {_spelling(a) for a in legal}:
         return None
     return _why_not(state, seat, action, legal)
 
@@ -264,7 +269,7 @@ class Warlock(DictRuleset):
     forfeit = staticmethod(rules.forfeit)
     public_view = staticmethod(public_view)
     seat_view = staticmethod(seat_view)
-    clone = staticmethod(clone)
+    clone = staticmethod(clone_state)
 
     def decide(self, state: dict, seat: int, action) -> None:
         """``rules.decide`` of a copy of the action (``clone``: a JSON value), as ``apply``

@@ -9,23 +9,39 @@ are the caster's, because a spell's value depends on who cast it (5.2.4), wherev
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
-from .content import PHYSICAL, TABLES, kind
+from .content import CARD_IDS, PHYSICAL, TABLES, kind
 
 SUCCESS = ("A", "R", "R†")  # what a defence may end in once the colour conditions are read
+
+
+# A card's role and spell by id, looked up once (combat asks it thousands of times a match).
+_ROLE = {card: kind(card).role for card in CARD_IDS}
+_KEY = {card: kind(card).key for card in CARD_IDS}
+_PAIR_SHAPE = {("wielder", "weapon"): "pair", ("priest", "staff"): "priest"}
+
+
+def _role(card: str) -> str:
+    """The role of a card's spell (``content.kind`` for an id outside the book)."""
+    found = _ROLE.get(card)
+    return found if found is not None else kind(card).role
+
+
+def _spell_key(card: str) -> str:
+    """The key of a card's spell (``content.kind`` for an id outside the book)."""
+    found = _KEY.get(card)
+    return found if found is not None else kind(card).key
 
 
 def shape(cards: list[str]) -> str:
     """"single", "armed" (a weapon the wizard wields himself, 8.1.1), "pair" (wielder and
     weapon, 8.1.2) or "priest" (Priest with Holy Staff, 8.4); "" for no spell."""
-    roles = [kind(c).role for c in cards]
     if len(cards) == 1:
-        return "armed" if roles[0] == "weapon" else "single"
-    if len(cards) == 2 and roles == ["wielder", "weapon"]:
-        return "pair"
-    if len(cards) == 2 and roles == ["priest", "staff"]:
-        return "priest"
+        return "armed" if _role(cards[0]) == "weapon" else "single"
+    if len(cards) == 2:
+        return _PAIR_SHAPE.get((_role(cards[0]), _role(cards[1])), "")
     return ""
 
 
@@ -103,7 +119,25 @@ def result(threat: dict, defence: list[str], colour: str, points: int, *,
     "A", "R", "R†" or None (no defence). The four ways of 5.2 in this order: the table entry
     (5.2.1, 5.2.3), an identical spell (5.2.2, both reflected; ``pairs``: two-card spells too,
     see ``identical``), an equal or higher combat value (5.2.4); with the exceptions 5.3 (no
-    value: table only) and 5.4 (armed wizard: value only)."""
+    value: table only) and 5.4 (armed wizard: value only). A pure function of the card ids,
+    spells (never which copy), colours and points, so it is kept (``_result``)."""
+    return _result(tuple([_spell_key(c) for c in threat["cards"]]), threat["colour"],
+                   threat["points"], tuple([_spell_key(c) for c in defence]), colour, points, pairs)
+
+
+@lru_cache(maxsize=1 << 16)
+def _result(attack: tuple[str, ...], attack_colour: str, attack_points: int,
+            defence: tuple[str, ...], colour: str, points: int, pairs: bool) -> str | None:
+    """``result`` of immutable arguments: the threat taken apart, each card named by its spell
+    (and worked out with the first copy of each)."""
+    return _fresh_result({"cards": [f"WL-{key}-1" for key in attack], "colour": attack_colour,
+                          "points": attack_points}, [f"WL-{key}-1" for key in defence], colour,
+                         points, pairs=pairs)
+
+
+def _fresh_result(threat: dict, defence: list[str], colour: str, points: int, *,
+                  pairs: bool = True) -> str | None:
+    """``result`` worked out, not looked up (tests/games/warlock compare the two)."""
     attack = threat["cards"]
     if not shape(defence):
         return None
@@ -123,10 +157,12 @@ def candidate_plays(hand: list[str]) -> list[list[str]]:
     """Every play a hand can make, once per distinct card id combination, in a stable order:
     singles, then wielder+weapon and Priest+Staff pairs."""
     plays = [[c] for c in hand]
-    for a, b in combinations(hand, 2):
-        for pair in ([a, b], [b, a]):
-            if shape(pair) in ("pair", "priest"):
-                plays.append(pair)
+    roles = [_role(c) for c in hand]
+    for (a, role_a), (b, role_b) in combinations(zip(hand, roles), 2):
+        if (role_a, role_b) in _PAIR_SHAPE:
+            plays.append([a, b])
+        if (role_b, role_a) in _PAIR_SHAPE:
+            plays.append([b, a])
     return plays
 
 
@@ -156,6 +192,18 @@ def defence_plays(hand: list[str], energy: int, threat: dict, colour: str, point
     return [p for p in candidate_plays(hand)
             if (free or cost(p) <= energy)
             and result(threat, p, colour, points, pairs=pairs) in SUCCESS]
+
+
+def has_defence_play(hand: list[str], energy: int, threat: dict, colour: str, points: int,
+                     *, free: bool = False, pairs: bool = True, witch: bool = True) -> bool:
+    """``bool(defence_plays(...))`` without the list, stopping at the first defence; with
+    ``witch`` False, a play led by a Witch does not count (as ``duel.defence_options``)."""
+    for p in candidate_plays(hand):
+        if not witch and _role(p[0]) == "witch":
+            continue
+        if (free or cost(p) <= energy) and result(threat, p, colour, points, pairs=pairs) in SUCCESS:
+            return True
+    return False
 
 
 def witch_repels(threat: dict, colour: str) -> bool:

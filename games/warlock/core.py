@@ -19,7 +19,7 @@ SEGMENTS = 6           # 3.3.2: segments 1-6, then the balance (7)
 
 def alive(state: dict) -> list[int]:
     """6: the seats still in the game."""
-    return [s for s in range(state["players"]) if not state["out"][s]]
+    return [s for s, out in enumerate(state["out"]) if not out]
 
 
 def wizard(state: dict, seat: int):
@@ -183,6 +183,8 @@ def leave(state: dict, seat: int) -> None:
 def leave_if_broke(state: dict) -> None:
     """4.8.5: a banished wizard who cannot pay 30 energy to return leaves the game at once
     (D18: a return that would leave him with nothing is no return)."""
+    if "limbo" not in state["role"]:
+        return  # nobody is banished (the interpreter asks before every task)
     for seat in alive(state):
         if state["role"][seat] == "limbo" and state["energy"][seat] <= RETURN_COST:
             leave(state, seat)
@@ -232,7 +234,7 @@ def standing_scores(state: dict) -> list[int]:
 
 def check_end(state: dict) -> bool:
     """6: one wizard left (or none, when the last two leave together)."""
-    if not is_over(state) and len(alive(state)) <= 1:
+    if not is_over(state) and state["out"].count(False) <= 1:
         end_game(state, "last wizard")
     return is_over(state)
 
@@ -253,3 +255,27 @@ def clone(state: dict) -> dict:
     pickle round trip copies several times faster than copy.deepcopy; every apply of a fold and
     of a search's playouts starts here (bench/search.py measures apply)."""
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+# The state's values that hold plain values only (rules.new_state): a shallow copy is a deep one.
+_FLAT = frozenset(("options", "wizard", "energy", "deck", "discard", "owed", "out", "left_at",
+                   "forfeited", "role", "banished_at", "creature_banished", "exhausted", "circle",
+                   "scores", "shuffled_in"))
+_ROWS = frozenset(("hands", "known"))  # lists of lists of plain values
+
+
+def clone_state(state: dict) -> dict:
+    """``clone`` of a state, key for key in its order: the flat lists and dicts (the spell book
+    above all) by slicing, the hands and facts row by row, the rest (log, tasks, threats, walks,
+    choices, cut) through one pickle round trip; what ``apply`` copies (bench/search.py)."""
+    nested = clone({key: value for key, value in state.items()
+                    if key not in _FLAT and key not in _ROWS and isinstance(value, (list, dict))})
+    copy = {}
+    for key, value in state.items():
+        if key in _FLAT:
+            copy[key] = value.copy() if value is not None else None
+        elif key in _ROWS:
+            copy[key] = [row.copy() for row in value]
+        else:
+            copy[key] = nested.get(key, value)
+    return copy

@@ -101,6 +101,21 @@ def defence_options(state: dict, seat: int, threat: dict, witch: bool) -> list[l
     return plays
 
 
+def has_defence(state: dict, seat: int, threat: dict, witch: bool) -> bool:
+    """``bool(defence_options(...))``, stopping at the first defence found (3.3.4, 5.6: who has
+    none is banished at once)."""
+    hand, energy = state["hands"][seat], state["energy"][seat]
+    me, pairs = wizard(state, seat), state["options"]["identical_pairs_reflect"]
+    if combat.has_defence_play(hand, energy, threat, me.colour, me.points, pairs=pairs,
+                               witch=False):
+        return True
+    if not witch or not any(kind(c).role == "witch" and kind(c).cost <= energy for c in hand):
+        return False
+    rest = [c for c in hand if kind(c).role != "witch"]
+    return combat.witch_repels(threat, me.colour) or combat.has_defence_play(
+        rest, 10**6, threat, me.colour, me.points, pairs=pairs)
+
+
 def outcome(state: dict, threat: dict, cards: list[str], seat: int) -> str | None:
     """5.7: what ``cards`` cast by ``seat`` as a defence do against ``threat`` (combat.result,
     with the match's reading of 5.2.2 for two-card spells)."""
@@ -288,7 +303,7 @@ def start_wave(state: dict, task: dict) -> None:
     state["threats"] = rest
     for key, threat in list(wave.items()):
         seat = int(key)
-        if not defence_options(state, seat, threat, witch=True):
+        if not has_defence(state, seat, threat, witch=True):
             del wave[key]
             discard(state, threat["cards"])
             log(state, event="undefended", seat=seat, threat=threat["id"])

@@ -1,0 +1,49 @@
+"""Imperial Twing's fast paths (issue 42, item 5) against the code they stand for: on every
+state of random playouts, ``fight.can_lay`` says what ``commit_actions`` beyond ``done`` says
+(D13), and the card lookups kept by id answer as the cards do."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.engine import registry
+from games.engine.protocol import Chance, Ended, Event
+from games.engine.search import sample_outcome
+from games.imperial_twing import fight
+from games.imperial_twing.content import CARD, ELEMENTS
+from games.imperial_twing.table import colours_in_hand, in_play
+
+
+def playout_states(players: int, seed: int):
+    """Every state of one random playout (random moves, random chance)."""
+    ruleset, rng = registry.get("imperial-twing"), random.Random(seed)
+    state = ruleset.setup(players, ruleset.options({}))
+    while True:
+        yield state
+        nxt = ruleset.next(state)
+        if isinstance(nxt, Ended):
+            return
+        if isinstance(nxt, Chance):
+            state = ruleset.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
+            continue
+        seat = nxt.seats[0]
+        state = ruleset.apply(state, Event.action(seat, rng.choice(ruleset.legal_actions(state, seat))))
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (2, 4), (3, 5)])
+def test_can_lay_and_the_kept_lookups_equal_what_they_replace(players, seed):
+    fights = 0
+    for state in playout_states(players, seed):
+        gone = {entry[0] for entry in state["left"]}
+        assert in_play(state) == [s for s in range(state["players"]) if s not in gone]
+        for seat in range(players):
+            held = {CARD[c].element for c in state["hands"][seat] if CARD[c].kind == "spell"}
+            assert colours_in_hand(state, seat) == [e for e in ELEMENTS if e in held]
+        if state["fight"] is None or state["fight"]["step"] != "commit":
+            continue
+        for seat in fight.fighters(state["fight"]):
+            actions = fight.commit_actions(state, seat)
+            assert fight.can_lay(state, seat) == bool(actions and actions != [{"type": "done"}])
+            fights += 1
+    assert fights > 5  # the playout did fight

@@ -18,6 +18,17 @@ a pair is concordant when the ranking puts the stronger class first, discordant 
 last, and a tie in the ranking counts as neither). The reference measurement below plays each
 class against the next one up to show that the order holds.
 
+**Pods of four have a lineup of their own.** In a pod of four Sorcado tells these classes
+apart far less well than in a two-player game (a pod's placings are mostly luck): in pods of
+two bots of each class the stronger pair scores only about 0.53 against the next class down
+(0.67-0.70 with two players), and p = 0 and p = 1/3 are nearly equal (a Plackett-Luce fit to
+2,500 pods of four drawn at random: strengths -0.17, -0.13, +0.03, +0.27 for p = 0, 1/3, 2/3,
+1). With those two classes as distinct, tau 0.85 needs most of their 9 pairs ordered, which no
+ranking of 480 pods does reliably (a round robin's tau then wanders between 0.5 and 0.9: its
+first reaching 0.85 is a lucky crossing). So pods of four play three classes that a pod can
+tell apart, p = 0, 2/3 and 1, four copies each (12 bots, 48 pairs of different classes); the
+reference measurement plays them, and the near-tie of 0 and 1/3, in pods of four.
+
 (The search bot at fixed iteration counts was the first choice. In Sorcado it is weak at budgets
 a benchmark can afford: in a pilot, 8 and 32 iterations a move won 1 of 6 games each against
 the heuristic bot at 0.27 and 0.93 s a game, so neither its place among the others nor a
@@ -65,17 +76,20 @@ from ladder.ratings import conservative, fresh_rating, rate_match, rating_model 
 GAME = "sorcado"
 STRENGTHS = (0.0, 1 / 3, 2 / 3, 1.0)
 COPIES = 3
+# Pods of four: three classes of four copies (see the module docstring: 0 and 1/3 are nearly
+# equal in a pod of four, and the order of the four classes is not what a pod can tell apart).
+LINEUPS = {2: (STRENGTHS, COPIES), 4: ((0.0, 2 / 3, 1.0), 4)}
 TAU = 0.85
 CAP = 2  # matches in flight (settings.LADDER_MATCHES_IN_FLIGHT's default)
 HISTORY_MATCHES = 200  # ladder.services.HISTORY_MATCHES
 SIZES = {  # per seat count: (matches a run, runs, check every); reference games per class pair
-    "full": {2: (600, 5, 12), 4: (480, 3, 12), "reference": 200, "hour": 3600},
+    "full": {2: (480, 5, 12), 4: (480, 5, 12), "reference": 200, "hour": 3600},
     "quick": {2: (24, 1, 12), 4: (12, 1, 12), "reference": 2, "hour": 120},
 }
 LADDER_SECONDS = 10.0  # settings.LADDER_SECONDS's default: the beat
 MOVE_SECONDS = 0.1  # simulated time a recorded event takes (fast bots)
 CAP_HOUR = 4
-SETTLED_SIGMA = 3.0
+SETTLED_SIGMA = 5.0  # three fifths of a fresh 25/3 (ladder/ratings.py: beta 25/2, no drift)
 FAIR = 0.25  # every share within 25 % of the mean
 PROCESSES = 2  # the convergence runs are independent: two at a time (two cores)
 
@@ -100,9 +114,10 @@ class MixedBot(Bot):
         return self.rng.choice(message["legal_actions"])
 
 
-def lineup() -> list[float]:
-    """Each bot's strength, by key: COPIES bots of each class."""
-    return [strength for strength in STRENGTHS for _ in range(COPIES)]
+def lineup(seats: int = 2) -> list[float]:
+    """Each bot's strength, by key, for matches of ``seats``: the copies of each class."""
+    classes, copies = LINEUPS[seats]
+    return [strength for strength in classes for _ in range(copies)]
 
 
 def play(ruleset, strengths: list[float], rng: random.Random) -> tuple[list[int], int]:
@@ -219,22 +234,31 @@ def reached(taus: list[tuple], column: int = 1) -> tuple[int | None, int | None]
     return first, held
 
 
-def reference(ruleset, games: int, rng: random.Random) -> list[dict]:
-    """Each class against the next one up, two players, seats alternating: the known order."""
+def reference(ruleset, games: int, rng: random.Random, seats: int = 2) -> list[dict]:
+    """Each class against the next one up: two players with seats alternating, or pods of two
+    of each seated at random; the stronger's mean score and its 95 % interval."""
     rows = []
-    for weak, strong in zip(STRENGTHS, STRENGTHS[1:]):
-        points = 0.0
+    pairs = list(zip(STRENGTHS, STRENGTHS[1:])) + ([] if seats == 2 else [(0.0, 2 / 3)])
+    for weak, strong in pairs:
+        points = []
         for i in range(games):
-            seated = [strong, weak] if i % 2 == 0 else [weak, strong]
+            if seats == 2:
+                seated = [strong, weak] if i % 2 == 0 else [weak, strong]
+            else:
+                seated = [weak, weak, strong, strong]
+                rng.shuffle(seated)
             placings, _ = play(ruleset, seated, rng)
-            points += score(placings)[i % 2]
-        rows.append({"weak": weak, "strong": strong, "games": games, "score": points / games})
+            points.append(statistics.mean(value for strength, value in zip(seated, score(placings))
+                                          if strength == strong))
+        rows.append({"weak": weak, "strong": strong, "games": games, "seats": seats,
+                     "score": statistics.mean(points),
+                     "interval": 1.96 * statistics.stdev(points) / len(points) ** 0.5 if games > 1 else 0.0})
     return rows
 
 
 def _one_run(ruleset_name: str, seats: int, matches: int, check_every: int, run: int) -> dict:
     """One run of the ladder and of the round robin (a process of its own; seeded by ``run``)."""
-    ruleset, strengths = registry.get(ruleset_name), lineup()
+    ruleset, strengths = registry.get(ruleset_name), lineup(seats)
     print(f"ladder bench: {seats} players, run {run + 1} ...", file=sys.stderr, flush=True)
     ladder = ladder_run(ruleset, strengths, seats=seats, matches=matches, check_every=check_every,
                         rng=random.Random(f"ladder-{seats}-{run}"))
@@ -316,7 +340,8 @@ def run(quick: bool = False) -> dict:
     sizes = SIZES["quick" if quick else "full"]
     ruleset = registry.get(GAME)
     started = time.perf_counter()
-    result = {"quick": quick, "reference": reference(ruleset, sizes["reference"], random.Random("reference"))}
+    result = {"quick": quick, "reference": reference(ruleset, sizes["reference"], random.Random("reference")),
+              "reference_4": reference(ruleset, sizes["reference"], random.Random("reference-4"), seats=4)}
     for seats in (2, 4):
         matches, runs, check_every = sizes[seats]
         result[f"convergence_{seats}"] = convergence(ruleset, seats, matches, runs, check_every,
@@ -336,19 +361,28 @@ def _median(values: list) -> str:
 
 def report(result: dict) -> list[str]:
     """Markdown lines."""
-    bots, classes = len(lineup()), len(STRENGTHS)
-    pairs = bots * (bots - 1) // 2 - classes * COPIES * (COPIES - 1) // 2
-    lines = [f"Sorcado; {bots} bots: {classes} strength classes (a bot of strength p plays the heuristic bot's "
+    def pairs(seats):
+        classes, copies = LINEUPS[seats]
+        bots = len(classes) * copies
+        return bots * (bots - 1) // 2 - len(classes) * copies * (copies - 1) // 2
+    four, copies4 = LINEUPS[4]
+    lines = [f"Sorcado; {len(lineup())} bots: {len(STRENGTHS)} strength classes (a bot of strength p plays the heuristic bot's "
              f"move with probability p, else a random legal move; p = 0 is `random`, 1 is `heuristic`), "
-             f"{COPIES} copies each. Kendall's tau against the known order over the {pairs} pairs of bots of "
+             f"{COPIES} copies each; for pods of four {len(lineup(4))} bots: the classes p = "
+             + ", ".join(f"{p:.2f}" for p in four) + f", {copies4} copies each (in a pod of four p = 0 and "
+             f"1/3 are nearly equal: see the pods' known order below). Kendall's tau against the known order over "
+             f"the {pairs(2)} (pods: {pairs(4)}) pairs of bots of "
              f"different classes (copies are equally strong). Pairings by ladder/matchmaking.py, ratings by ladder/ratings.py (the service's "
              f"code), matches played offline by the games runner; {CAP} matches in flight. Round robin: "
              f"every pairing (pod) once a cycle in a random order, ranked by its standings (mean score "
              f"a match); its openskill column ranks the same matches by mu - 3 sigma.", "",
-             "The known order, each class against the next one up (two players, seats alternating):", "",
-             "| weaker p | stronger p | games | stronger's mean score |", "| ---: | ---: | ---: | ---: |"]
-    for row in result["reference"]:
-        lines.append(f"| {row['weak']:.2f} | {row['strong']:.2f} | {row['games']} | {row['score']:.3f} |")
+             "The known order, each class against the next one up: two players with seats alternating, and "
+             "pods of four (two bots of each class, seated at random; the stronger pair's mean score):", "",
+             "| players | weaker p | stronger p | games | stronger's mean score (95 % interval) |",
+             "| ---: | ---: | ---: | ---: | ---: |"]
+    for row in result["reference"] + result["reference_4"]:
+        lines.append(f"| {row['seats']} | {row['weak']:.2f} | {row['strong']:.2f} | {row['games']} | "
+                     f"{row['score']:.3f} ± {row['interval']:.3f} |")
     for seats in (2, 4):
         conv = result[f"convergence_{seats}"]
         rows = conv["rows"]

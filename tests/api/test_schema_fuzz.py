@@ -75,9 +75,10 @@ def _no_waiting(case) -> None:
         return
     name, shortest, longest = WAITS[case.path]
     case.query = dict(case.query or {})
-    value = case.query.get(name)
-    if value is None or (isinstance(value, int) and not isinstance(value, bool) and shortest <= value <= longest):
-        case.query[name] = shortest
+    value = case.query.get(name)  # a query's values are text
+    if value is None or (isinstance(value, (int, str)) and str(value).isdigit()
+                         and shortest <= int(value) <= longest):
+        case.query[name] = str(shortest)
 
 
 @schema.exclude(_needs_a_token).parametrize()

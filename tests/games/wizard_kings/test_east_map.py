@@ -2,9 +2,8 @@
 ĉiu kaj kunmetas ilin laŭvole" lets the players lay their maps as they like; since version 4
 (issue 38) two players' east map is laid turned half round (option ``east_map``, default
 ``turned``), so that the board seen from the east seat is the board the west seat would see had
-the maps been dealt the other way. As printed, most maps have their cities west of their middle
-(deep in the west seat's map, near the seam in the east seat's) and the west seat won 57 % of the
-game to the victory whichever seat it was (BENCHMARKS.md)."""
+the maps been dealt the other way. As printed, the west seat won 57 % of the game to the victory
+whichever seat it was (BENCHMARKS.md)."""
 import itertools
 
 import pytest

@@ -25,11 +25,11 @@ from games.engine.protocol import GameSpec, InvalidOptions, option
 from games.engine.registry import register
 
 from . import determinize, rules, scenarios
-from .board import MapError, board_of
+from .board import TURNED, MapError, board_of
 from .content import army_keys, armies, extras
 from .state import controller, moon
 
-SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=3, min_players=2,
+SPEC = GameSpec(name="wizard-kings", title="Wizard Kings", version=4, min_players=2,
                 max_players=7, chance=True, hidden_information=True, simultaneous=True,
                 rulebook="wizard-kings.eo.md")
 
@@ -90,6 +90,10 @@ class Options:
                                      "eliminated lies in the hex and any army may take it; a "
                                      "captured one casts only its own army's spells and breaks "
                                      "on a 6 after each use")
+    east_map: str = option("turned", "1.21 (D1): with two players the east map (seat 1's) is "
+                           "laid turned half round, so that the layout favours neither seat; "
+                           "'printed': both maps as printed (versions 1-3)",
+                           choices=("turned", "printed"))
 
 
 # -- checking ------------------------------------------------------------------------------------
@@ -462,11 +466,12 @@ class WizardKings(DictRuleset):
         return _clone(data)
 
     def edition(self, version: int):
-        """Versions 1 (before a fight recorded which block came in through which hexside) and
-        2 (before issue 38's pass rules) for the matches stored under them (editions.py)."""
-        if version in (1, 2):
-            from .editions import WIZARD_KINGS_V1, WIZARD_KINGS_V2
-            return WIZARD_KINGS_V1 if version == 1 else WIZARD_KINGS_V2
+        """Versions 1 (before a fight recorded which block came in through which hexside),
+        2 (before issue 38's pass rules) and 3 (before two players' east map was turned, D1)
+        for the matches stored under them (editions.py)."""
+        if version in (1, 2, 3):
+            from .editions import WIZARD_KINGS_V1, WIZARD_KINGS_V2, WIZARD_KINGS_V3
+            return {1: WIZARD_KINGS_V1, 2: WIZARD_KINGS_V2, 3: WIZARD_KINGS_V3}[version]
         return super().edition(version)
 
     # -- hooks ------------------------------------------------------------------------------
@@ -571,6 +576,9 @@ def _check_lists(options: Options, players: int) -> None:
         names = options.maps.split(",")
         if len(names) != players:
             raise InvalidOptions(f"maps must name one map per seat ({players}), got {options.maps!r}")
+        if any(name.endswith(TURNED) for name in names):
+            raise InvalidOptions(f"maps names the maps as printed (the option east_map turns the "
+                                 f"east one, D1), got {options.maps!r}")
         try:
             board_of(tuple(names))
         except MapError as exc:

@@ -169,6 +169,44 @@ def _load(name: str) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+TURNED = "~"  # a map name ending so is the map laid turned half round (D1: the east map)
+
+
+def _turned(data: dict) -> dict:
+    """The map's data turned half round (180 degrees): column c row r becomes column
+    ``width - 1 - c`` row ``height - 1 - r``. With an even width every even column becomes an odd
+    one, which is what keeps every hex's six neighbours its neighbours on the odd-q grid."""
+    width, height = data["width"], data["height"]
+
+    def turn(h):
+        if not (isinstance(h, str) and len(h) == 4 and h.isdigit()):
+            return h                                    # _shift names the fault
+        col, row = col_row(h)
+        return hex_id(width - 1 - col, height - 1 - row)
+
+    def turn_side(text):
+        a, _, b = text.partition("|")
+        return f"{turn(a)}|{turn(b)}"
+
+    out = dict(data)
+    out["terrain"] = [row[::-1] for row in reversed(data["terrain"])]
+    for key in ("coast", "shoals", "henges"):
+        if key in data:
+            out[key] = [turn(h) for h in data[key]]
+    for key in ("names", "cities"):
+        if key in data:
+            out[key] = {turn(h): v for h, v in data[key].items()}
+    for key in ("bridges", "walls", "gates", "waterfalls"):
+        if key in data:
+            out[key] = [turn_side(s) for s in data[key]]
+    if "rivers" in data:
+        out["rivers"] = [{**r, "sides": [turn_side(s) for s in r.get("sides", [])],
+                          "course": [turn(h) for h in r.get("course", [])]} for r in data["rivers"]]
+    if "roads" in data:
+        out["roads"] = [[turn(h) for h in road] for road in data["roads"]]
+    return out
+
+
 def _shift(hex_: str, dcol: int, name: str, data: dict) -> str:
     """A map's local hex id as a board hex id, checked against the map's grid."""
     if not (isinstance(hex_, str) and len(hex_) == 4 and hex_.isdigit()):
@@ -189,7 +227,9 @@ def _shift_side(text: str, dcol: int, name: str, data: dict) -> str:
 
 def _add_map(board: Board, index: int, name: str) -> None:
     """Lay map ``name`` as the board's ``index``-th map (columns ``index * width`` on)."""
-    data = _load(name)
+    data = _load(name.removesuffix(TURNED))
+    if name.endswith(TURNED):
+        data = _turned(data)
     if data["width"] % 2:
         raise MapError(f"map {name}: width must be even so that maps join")
     if board.width and (data["width"], data["height"]) != (board.width, board.height):

@@ -1,6 +1,13 @@
 """Wizard Kings as it stood at an older version, for the matches stored under it
 (Ruleset.edition).
 
+Version 4 (issue 38) lays two players' east map turned half round (option ``east_map``, D1):
+as printed, the west seat won 57 % of the game to the victory. Versions 1-3 laid both maps as
+printed. Their editions' ``Options`` default ``east_map`` to ``printed`` (a stored match's
+match_created names the options of its version, which had no ``east_map``), and their
+``encode`` leaves the option out of the state's ``options`` and ``decode`` puts it back, so
+their logs and snapshots fold exactly as they were written.
+
 Version 3 (issue 38) also made 1.23's two-player game the default: no turn limit but a safety
 bound of 40 turns (``turn_limit`` 0, D12); version 2's default was 10 turns for every game. A
 stored match names its ``turn_limit`` (match_created holds every option), so its log folds as
@@ -34,7 +41,34 @@ from . import SPEC, Options, WizardKings
 
 
 @dataclass(frozen=True)
-class OptionsV2(Options):
+class OptionsV3(Options):
+    """Version 3's options: both maps as printed (version 4 turns two players' east map, D1)."""
+
+    east_map: str = option("printed", "1.21 (D1): how two players' east map is laid (versions "
+                           "1-3: as printed)", choices=("turned", "printed"))
+
+
+class WizardKingsV3(WizardKings):
+    """Version 3: the rules of version 4, both maps laid as printed."""
+
+    spec = dataclasses.replace(SPEC, version=3)
+    Options = OptionsV3
+
+    def encode(self, state: dict) -> dict:
+        data = super().encode(state)
+        if isinstance(data.get("options"), dict):
+            data["options"].pop("east_map", None)
+        return data
+
+    def decode(self, data: dict) -> dict:
+        state = super().decode(data)
+        if isinstance(state.get("options"), dict):
+            state["options"].setdefault("east_map", "printed")
+        return state
+
+
+@dataclass(frozen=True)
+class OptionsV2(OptionsV3):
     """Version 2's options: every game ended after 10 turns, two players too (version 3's
     default 0 plays 1.23's two-player game to the victory gold, D12). A stored match names its
     ``turn_limit`` anyway (every option is written into match_created), so the default only
@@ -44,7 +78,7 @@ class OptionsV2(Options):
                              "army holds decides (version 2: 10 for every game)", min=0, max=40)
 
 
-class WizardKingsV2(WizardKings):
+class WizardKingsV2(WizardKingsV3):
     """Version 2: a pass has no natives, every block may pass in battle, and every game ends
     after 10 turns by default."""
 
@@ -88,5 +122,6 @@ class WizardKingsV1(WizardKingsV2):
         return state
 
 
+WIZARD_KINGS_V3 = WizardKingsV3()
 WIZARD_KINGS_V2 = WizardKingsV2()
 WIZARD_KINGS_V1 = WizardKingsV1()

@@ -13,7 +13,7 @@ from .board import Board, board_of
 from .content import armies, artefact_of, extras, kind_of
 
 
-RULES_VERSION = 3   # SPEC.version: the rules a state without ``edition`` plays by
+RULES_VERSION = 4   # SPEC.version: the rules a state without ``edition`` plays by
 
 
 def rules_version(state: dict) -> int:

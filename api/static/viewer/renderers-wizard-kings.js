@@ -245,7 +245,9 @@
     var per = board.width / Math.max(1, (board.maps || []).length);
     (board.maps || []).forEach(function (name, k) {
       var left = centre(pad(k * per) + "00").x, right = centre(pad(k * per + per - 1) + "00").x;
-      el(svg, "text", {x: (left + right) / 2, y: TOP - 6, "class": "wk-map-name"}, "map " + name);
+      // D1: "15~" is map 15 laid turned half round (two players' east map, version 4)
+      var turned = name.slice(-1) === "~", label = "map " + (turned ? name.slice(0, -1) + ", turned" : name);
+      el(svg, "text", {x: (left + right) / 2, y: TOP - 6, "class": "wk-map-name"}, label);
     });
   }
   function pad(n) { return (n < 10 ? "0" : "") + n; }

@@ -17,7 +17,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 def test_version_1_logs_fold_to_their_version_1_states_by_the_edition():
     current = registry.get("wizard-kings")
-    assert current.spec.version == 3
+    assert current.spec.version == 4
     version_2 = current.edition(2)      # the rules version 1 played by, in version 2's shape
     logs = [json.loads(line) for line in (DATA / "wizard-kings-v1-golden.jsonl").read_text().splitlines()]
     assert len(logs) == 4

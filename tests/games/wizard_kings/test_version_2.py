@@ -26,8 +26,8 @@ def golden_logs():
 
 def test_version_2_logs_validate_and_fold_by_the_version_2_edition():
     current = registry.get("wizard-kings")
-    assert current.spec.version == RULES_VERSION == 3 and current.edition(2).spec.version == 2
-    assert rules_version(current.setup(2, current.options({}))) == 3     # no mark: the current
+    assert current.spec.version == RULES_VERSION == 4 and current.edition(2).spec.version == 2
+    assert rules_version(current.setup(2, current.options({}))) == 4     # no mark: the current
     kept = json.loads((DATA / "wizard-kings-v2-golden-states.json").read_text())
     logs = golden_logs()
     assert len(logs) == 4 and {log[0]["match"] for log in logs} == set(kept)

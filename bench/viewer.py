@@ -3,7 +3,7 @@
 view, and the time to step to the last step; next to the data the old viewer put in its page
 (every frame of the match) for the same match.
 
-The viewer fetches frames a page (api.pages.PAGE_FRAMES steps) at a time around the step shown,
+The viewer fetches frames a page (web.pages.PAGE_FRAMES steps) at a time around the step shown,
 so opening and stepping should not depend on the length of the match.
 
 Run alone: ``.venv/bin/python bench/viewer.py [--quick]``: the report on stderr, the figures as
@@ -11,7 +11,7 @@ JSON on the last line of stdout (bench/run.py runs it in a subprocess, as bench/
 configures Django for itself). The bench database of bench/append.py is used
 (BENCH_DATABASE_URL), DEBUG off as in production, served over plain HTTP by Django's threaded
 live server (static files from the apps, no collectstatic); Chromium is Debian's
-/usr/bin/chromium (ARENA_CHROMIUM) driven by Playwright, as tests/api/test_viewer_browser.py.
+/usr/bin/chromium (ARENA_CHROMIUM) driven by Playwright, as tests/web/test_viewer_browser.py.
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def old_frames_bytes(match) -> tuple[int, float]:
     its server took to fold them from event 0."""
     from django.core.serializers.json import DjangoJSONEncoder
 
-    from api.pages import event_summary
+    from web.pages import event_summary
     from games.engine.log import Folder
     from replays.selectors import match_records
 
@@ -87,7 +87,7 @@ def _server_times(match, events: int, requests: int) -> dict:
     """In process (test client): the viewer's page, and frames.json pages at random steps."""
     from django.test import Client
 
-    from api.pages import PAGE_FRAMES
+    from web.pages import PAGE_FRAMES
 
     client, rng = Client(), random.Random(7)
     client.get(f"/matches/{match.pk}/")  # warm up
@@ -200,7 +200,7 @@ def run(quick: bool = False) -> dict:
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     settings.ALLOWED_HOSTS = ["*"]
     database_reset()
-    from api.pages import PAGE_FRAMES
+    from web.pages import PAGE_FRAMES
     from bench.steps import _long_match
 
     long_match, long_events = _long_match()

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ladder",
     "api",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -261,7 +262,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# The site's login and logout (django.contrib.auth's views, api.site): every user, not only staff.
+# The site's login and logout (django.contrib.auth's views, web.site): every user, not only staff.
 LOGIN_URL = "site-login"
 LOGIN_REDIRECT_URL = "site-me"
 LOGOUT_REDIRECT_URL = "site-home"

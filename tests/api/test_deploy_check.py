@@ -132,7 +132,7 @@ def test_the_production_server_serves_the_api_and_static_files_without_debug(tmp
         status, headers, _ = _get(f"{base}/api/games/")  # plain HTTP, not through the proxy
         assert status == 301 and headers["Location"].startswith("https://")
         status, headers, body = _get(f"{base}/static/{hashed}", **{"X-Forwarded-Proto": "https"})
-        assert status == 200 and body == (ROOT / "api" / "static" / "viewer" / "viewer.js").read_bytes()
+        assert status == 200 and body == (ROOT / "web" / "static" / "viewer" / "viewer.js").read_bytes()
         assert "max-age=315360000" in headers["Cache-Control"]  # immutable: the name is its hash
     finally:
         server.terminate()

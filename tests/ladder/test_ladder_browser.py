@@ -12,8 +12,8 @@ from ladder.selectors import ladder_rating_history
 from ladder.services import ladder_entry_update, ladder_get_or_create, ladder_match_finished, ladder_top_up
 
 from ..api.conftest import make_user
-from ..api.test_site_browser import _follow
-from ..api.test_viewer_browser import ARTIFACTS, browser, page  # noqa: F401 (fixtures)
+from ..web.test_site_browser import _follow
+from ..web.test_viewer_browser import ARTIFACTS, browser, page  # noqa: F401 (fixtures)
 
 GAME = "sorcado"
 

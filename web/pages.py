@@ -32,9 +32,9 @@ from replays.selectors import match_folder, match_head, match_records
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_bracket, tournament_standings
 
-from .errors import error_response
-from .permissions import match_seats_of, matches_visible_to, may_view_everything
-from .serializers_matches import seat_number
+from api.errors import error_response
+from api.permissions import match_seats_of, matches_visible_to, may_view_everything
+from api.serializers_matches import seat_number
 
 PUBLIC, FULL = "public", "full"
 # The pages load their script and style from /static only and show text a bot or an organiser
@@ -324,13 +324,13 @@ def _seat_labels(match: Match) -> list[str]:
 
 def with_content_security_policy(view):
     """The page's response with CONTENT_SECURITY_POLICY (Django 5.2 has no CSP of its own); a
-    missing match or tournament is the site's 404 page, DEBUG or not (as api.site.site_page)."""
+    missing match or tournament is the site's 404 page, DEBUG or not (as web.site.site_page)."""
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
         try:
             response = view(request, *args, **kwargs)
         except Http404 as exc:
-            from .site import not_found_page  # api.site imports this module
+            from .site import not_found_page  # web.site imports this module
 
             return not_found_page(request, str(exc))
         response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
@@ -531,13 +531,13 @@ def bracket_layout(rounds: list[dict], *, connect: bool) -> dict:
 def tournament_page(request, tournament_id):
     """The bracket (or pods, or rounds) in SVG with a link to every match, or a round robin's
     crosstable, and the standings; in the site's frame with the entries and progress of
-    api.site.tournament_overview, and the forms of api.site_tournaments for its visitor."""
+    web.site.tournament_overview, and the forms of web.site_tournaments for its visitor."""
     return tournament_page_response(request, get_object_or_404(Tournament, pk=tournament_id))
 
 
 def tournament_page_response(request, tournament: Tournament, *, refusal: str = "", status: int = 200):
-    """The tournament page; ``refusal``: why a form of it was refused (api.site_tournaments)."""
-    from .site import tournament_overview  # api.site imports this module
+    """The tournament page; ``refusal``: why a form of it was refused (web.site_tournaments)."""
+    from .site import tournament_overview  # web.site imports this module
     from .site_tournaments import CROSSTABLE_FORMATS, crosstable, tournament_actions
 
     rounds = tournament_bracket(tournament=tournament)

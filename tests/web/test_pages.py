@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from api.pages import PAGE_FRAMES, match_frames
+from web.pages import PAGE_FRAMES, match_frames
 from bots.driver import match_drive
 from bots.services import bot_create, bot_version_upload, builtin_bot_versions, match_play_builtin, match_start
 from games.engine import registry
@@ -20,7 +20,7 @@ from replays.selectors import match_event_count, match_folder, match_records
 from tournaments.models import PairingGame
 from tournaments.services import tournament_advance, tournament_create, tournament_start
 
-from .test_hidden_information import HIDDEN, forbidden_items, leaks
+from tests.api.test_hidden_information import HIDDEN, forbidden_items, leaks
 
 OWN_SOURCE = b"import sys\nfor line in sys.stdin:\n    pass\n"
 

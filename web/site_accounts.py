@@ -1,5 +1,5 @@
 """Accounts on the site (issue 39.1): sign up, change one's password, and create and revoke API
-tokens, beside the login and logout of api.site.
+tokens, beside the login and logout of web.site.
 
 Sign-up takes the rules of POST /api/users/ as they are: its input serializer
 (UserRegisterInput) and its service (api.services.user_register, Django's password validators),
@@ -19,11 +19,11 @@ from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .models import ApiToken
-from .serializers_accounts import UserRegisterInput
-from .services import MAX_TOKEN_NAME, UsernameTaken, token_create, token_revoke, user_register
+from api.models import ApiToken
+from api.serializers_accounts import UserRegisterInput
+from api.services import MAX_TOKEN_NAME, UsernameTaken, token_create, token_revoke, user_register
 from .site import site_page
-from .views_accounts import CredentialThrottle
+from api.views_accounts import CredentialThrottle
 
 
 def _errors_of(serializer) -> list[str]:

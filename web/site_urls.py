@@ -1,7 +1,7 @@
-"""The site for people (api.site, api.site_accounts, api.site_bots, api.site_ladder,
-api.site_tournaments): home, games, bots, ladders, tournaments (organised from the site too),
+"""The site for people (web.site, web.site_accounts, web.site_bots, web.site_ladder,
+web.site_tournaments): home, games, bots, ladders, tournaments (organised from the site too),
 matches, my page, login and logout, sign-up, password change and API tokens. The viewer and the
-tournament page (api.pages_urls) share its frame."""
+tournament page (web.pages_urls) share its frame."""
 from django.urls import path, re_path
 
 from . import site, site_accounts, site_bots, site_ladder, site_tournaments

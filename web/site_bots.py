@@ -19,10 +19,10 @@ from bots.uploads import UploadRefused
 from replays.models import Match
 from tournaments.models import Rating
 
-from .selectors import bot_list_public, bot_profile
-from .serializers_bots import BotCreateInput
+from api.selectors import bot_list_public, bot_profile
+from api.serializers_bots import BotCreateInput
 from .site import _paged, bot_page_context, game_or_404, games_catalogue, seated, site_page
-from .views_bots import upload_limits
+from api.views_bots import upload_limits
 
 
 # -- the list of bots ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Issue 39.1, accounts on the site (api.site_accounts): sign up by the rules of POST /api/users/,
+"""Issue 39.1, accounts on the site (web.site_accounts): sign up by the rules of POST /api/users/,
 change one's password, create an API token (its secret shown once) and revoke it. In Chromium a
 visitor signs up from the login page, is refused a common password, creates a token that the API
 then accepts, revokes it (the API refuses it), changes the password and logs in with the new
@@ -12,7 +12,7 @@ from django.test import Client
 from api.models import ApiToken
 from api.services import token_create
 
-from .conftest import make_user
+from tests.api.conftest import make_user
 from .test_viewer_browser import ARTIFACTS, browser, page  # noqa: F401 (fixtures)
 
 GOOD_PASSWORD = "quill-Lantern-42"

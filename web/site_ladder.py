@@ -47,7 +47,7 @@ def ladder_detail(request, name):
 
 
 def ladder_chart(series: list[dict]) -> dict | None:
-    """Coordinates for the SVG chart of several bots' ratings on one ladder (api.site's chart,
+    """Coordinates for the SVG chart of several bots' ratings on one ladder (web.site's chart,
     one line a bot): x the ladder's match number (its rated matches in the order they ended, so
     the lines share one time axis), y the conservative rating mu - 3 sigma after each of the
     bot's matches; None without a point. ``series``: ``{"bot", "version", "points"}`` with the

@@ -1,5 +1,5 @@
 """Following a running match in the replay viewer, in headless Chromium (the fixtures and the
-rules of tests/api/test_viewer_browser.py: the site's own Content-Security-Policy, no script
+rules of tests/web/test_viewer_browser.py: the site's own Content-Security-Policy, no script
 evaluated in the page, screenshots in var/test-artifacts/). The match is driven from the test a
 few events at a time; the page, opened once, must show each new step without a reload, from
 exactly the perspectives its user may see, and the result once the match is over."""

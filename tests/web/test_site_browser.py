@@ -1,4 +1,4 @@
-"""The site's pages (api.site) in headless Chromium, as a visitor sees them: each page with real
+"""The site's pages (web.site) in headless Chromium, as a visitor sees them: each page with real
 content (the leaderboard's rows, the rating chart's points, a draft's entries, a running
 tournament's progress), a login through the form, the viewer at the seat of the owner's bot, and
 logout. The browser, its Content-Security-Policy check and the live database are those of the
@@ -13,7 +13,7 @@ from tournaments.models import Rating
 from tournaments.services import ratings_recompute, tournament_advance, tournament_create, tournament_start
 from tournaments.services_drafts import tournament_draft_create, tournament_entry_add
 
-from api import site
+from web import site
 
 from .test_viewer_browser import ARTIFACTS, browser, page  # noqa: F401 (fixtures)
 

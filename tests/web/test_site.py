@@ -1,4 +1,4 @@
-"""The site for people (api.site) with Django's test client: every page from real matches,
+"""The site for people (web.site) with Django's test client: every page from real matches,
 bots and tournaments, open to anonymous visitors without a live match's hidden parts; login and
 logout through django.contrib.auth's views with CSRF enforced; my page; the viewer at the seat
 of a bot its owner logged in for; the site's own 404; paging; and a bounded number of queries
@@ -12,8 +12,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from api import site
-from api.pages import CONTENT_SECURITY_POLICY
+from web import site
+from web.pages import CONTENT_SECURITY_POLICY
 from bots.driver import match_drive
 from bots.services import bot_create, bot_version_upload, builtin_bot_versions, match_play_builtin, match_start
 from games.engine import registry
@@ -449,8 +449,8 @@ def test_every_list_page_reads_in_a_bounded_number_of_queries(rated, finished_cu
     # And few: the session and its user, then a count and a page per list, the bots of a page of
     # matches; the tournament page folds its results twice (bracket, standings) as before; a
     # bot's page also reads its ladder entry (one query; its game has no ladder here) and its
-    # versions' latest matches with their bots (two: api.site_ladder.version_ladder_rows) and
-    # its record (two: its versions, the ended matches seating them: api.site_bots.bot_records);
+    # versions' latest matches with their bots (two: web.site_ladder.version_ladder_rows) and
+    # its record (two: its versions, the ended matches seating them: web.site_bots.bot_records);
     # the bot list reads its page's records the same way, and the owners for its filter (one).
     most = {"/": 8, "/games/": 4, f"/games/{GAME}/": 6, "/matches/": 5, "/tournaments/": 4, "/me/": 11,
             "/bots/": 7, f"/bots/{heuristic.pk}/": 16, f"/tournaments/{finished_cup.pk}/": 16}

@@ -1,4 +1,4 @@
-"""Issue 44.5, a bot's next version uploaded from the site (api.site_bots): the owner's form on
+"""Issue 44.5, a bot's next version uploaded from the site (web.site_bots): the owner's form on
 the bot page, the same service and checks as the API. In Chromium, the owner logs in through
 the form and uploads the Node.js starter bot's folder zipped as an author would (the row shows
 its runtime), then a zip whose arena.json names an unknown runtime (the reason is shown, nothing
@@ -12,7 +12,7 @@ from bots.models import BotVersion
 from bots.services import bot_create
 from bots.uploads import pack_directory
 
-from .conftest import make_user
+from tests.api.conftest import make_user
 from .test_viewer_browser import ARTIFACTS, browser, page  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""Issue 39.3, tournaments on the site (api.site_tournaments): an organiser creates a draft, fills
+"""Issue 39.3, tournaments on the site (web.site_tournaments): an organiser creates a draft, fills
 it, starts it and cancels another, from the site, with the API's checks (the same refusals with
 their reasons and statuses); a round robin shows a crosstable (a row and a column per entry, the
 results linked to their matches, points and tie-breaks) which scrolls inside its box on a phone.
@@ -16,7 +16,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.selectors import tournament_bracket, tournament_standings
 from tournaments.services_drafts import tournament_draft_create, tournament_entry_add
 
-from .conftest import GOOD_SOURCE, make_user, token_client
+from tests.api.conftest import GOOD_SOURCE, make_user, token_client
 from .test_viewer_browser import ARTIFACTS, browser  # noqa: F401 (fixtures)
 
 GAME = "sorcado"
@@ -237,7 +237,7 @@ def test_the_site_refuses_what_the_api_refuses_with_the_same_reason(db):
 
 
 def test_the_crosstable_of_a_double_round_robin_lists_both_meetings(db):
-    from api.site_tournaments import crosstable
+    from web.site_tournaments import crosstable
 
     olga = make_user("olga")
     builtins = builtin_bot_versions(game=GAME)

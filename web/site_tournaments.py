@@ -21,9 +21,9 @@ from tournaments.services import tournament_cancel
 from tournaments.services_drafts import (DraftRefused, tournament_draft_create, tournament_draft_start,
                                          tournament_entry_add)
 
-from .serializers_tournaments import FORMAT_CHOICES, TournamentCreateInput
+from api.serializers_tournaments import FORMAT_CHOICES, TournamentCreateInput
 from .site import games_catalogue, site_page
-from .views_tournaments import REFUSAL_STATUS
+from api.views_tournaments import REFUSAL_STATUS
 
 CROSSTABLE_FORMATS = ("round-robin",)
 SCORE_TEXT = {1.0: "1", 0.5: "\u00bd", 0.0: "0"}
@@ -105,7 +105,7 @@ def tournament_actions(request, tournament: Tournament) -> dict:
 
 def _refusal(request, tournament: Tournament, reason: str, status: int):
     """The tournament page again, the reason above its forms."""
-    from .pages import tournament_page_response  # api.pages imports this module
+    from .pages import tournament_page_response  # web.pages imports this module
 
     return tournament_page_response(request, tournament, refusal=reason, status=status)
 

@@ -120,7 +120,7 @@
   /* A face-up realm card's printed text (ctx.cards, from the content of the match's version):
    * its strength (points) and the margin a seat must win by, its special rule and modifiers. */
   function cardStats(g, x, y, id, ctx) {
-    var info = (ctx.cards || {})[id.slice(id.indexOf("-") + 1)];  // keyed without the kind (api/pages.py)
+    var info = (ctx.cards || {})[id.slice(id.indexOf("-") + 1)];  // keyed without the kind (web/pages.py)
     if (!info) return;
     var mods = Object.keys(info.modifiers || {}).map(function (f) {
       return f + " " + (info.modifiers[f] > 0 ? "+" : "") + info.modifiers[f];

@@ -41,7 +41,7 @@
   var listed = "";           // which pages the event list shows
   var current = null;        // the event list's item of the step drawn
 
-  /* A copy of ``view`` with the patch's operations applied (view_patch in api/pages.py): only the
+  /* A copy of ``view`` with the patch's operations applied (view_patch in web/pages.py): only the
    * objects on the path of an operation are copied, so the views of a page share the rest. */
   function applyPatch(view, ops) {
     var top = {v: view}, fresh = [top];

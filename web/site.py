@@ -2,7 +2,7 @@
 tournaments and matches, a page per bot (its rating over time drawn server-side), "my page",
 login and logout, and a 404 page of the site's own.
 
-Server-rendered like the viewer (api.pages) and under its Content-Security-Policy: no script
+Server-rendered like the viewer (web.pages) and under its Content-Security-Policy: no script
 and nothing from outside, so the rating chart is inline SVG. Every page is open to anonymous
 visitors and shows no more than the API shows them: the matches of api.permissions'
 matches_visible_to (every match, a live one by its envelope), never a live match's hidden parts
@@ -35,12 +35,12 @@ from replays.models import Match
 from tournaments.models import Entry, Rating, Tournament
 from tournaments.selectors import rating_fold
 
-from .errors import json_not_found
+from api.errors import json_not_found
 from .pages import CONTENT_SECURITY_POLICY, _spread
-from .permissions import matches_visible_to
-from .selectors import bot_profile, leaderboard_ranked
-from .serializers_matches import seat_bots
-from .views_accounts import CredentialThrottle
+from api.permissions import matches_visible_to
+from api.selectors import bot_profile, leaderboard_ranked
+from api.serializers_matches import seat_bots
+from api.views_accounts import CredentialThrottle
 
 PAGE_SIZE = 50  # rows of a list page, as the API's default limit
 RECENT = 10  # matches and tournaments on the home page
@@ -302,7 +302,7 @@ def tournaments_listed():
 
 
 def tournament_overview(*, tournament: Tournament, rounds: list[dict]) -> dict:
-    """What the tournament page (api.pages.tournament_page) shows besides the bracket: its
+    """What the tournament page (web.pages.tournament_page) shows besides the bracket: its
     entries by seed (all a draft has to show) and, once started, its progress: the round it is
     in, how many of that round's pairings are decided, and its matches by status. ``rounds`` is
     tournament_bracket's answer, which the page has read already. Two queries."""
@@ -409,7 +409,7 @@ def bot_detail(request, bot_id):
 
 
 def bot_page_context(request, bot: Bot, **extra) -> dict:
-    """What the bot page shows (bot_detail, and the upload form's answer: api.site_bots)."""
+    """What the bot page shows (bot_detail, and the upload form's answer: web.site_bots)."""
     versions = _paged(request, BotVersion.objects.filter(bot=bot).defer("archive")
                       .select_related("version_check").order_by("-number"),
                       param="versions")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api.pages import PAGE_FRAMES
+from web.pages import PAGE_FRAMES
 from bots.driver import match_drive
 from bots.services import builtin_bot_versions, match_play_builtin
 from games.engine.log import Folder
@@ -753,7 +753,7 @@ def _listed(tab):
 
 def _list_leaks(ruleset, steps, listed, players, mine):
     """The items of the list that name a hidden item of their own step's state."""
-    from .test_hidden_information import forbidden_items
+    from tests.api.test_hidden_information import forbidden_items
 
     found = []
     for seq, text in listed:

@@ -9,9 +9,9 @@ from bots.services import bot_create, bot_version_upload, builtin_bot_versions, 
 from replays.models import Match
 from tournaments.services import ratings_recompute
 
-from api.site_bots import bot_records
+from web.site_bots import bot_records
 
-from .conftest import GOOD_SOURCE, make_user
+from tests.api.conftest import GOOD_SOURCE, make_user
 from .test_viewer_browser import ARTIFACTS, browser, page  # noqa: F401 (fixtures)
 
 GAME = "sorcado"

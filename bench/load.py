@@ -99,13 +99,15 @@ def seed_database(url: str) -> dict:
     return {"tournament": tournament.pk, "matches": matches}
 
 
-def server_start(url: str, port: int, var_dir: str) -> subprocess.Popen:
+def server_start(url: str, port: int, var_dir: str, **env_extra: str) -> subprocess.Popen:
+    """gunicorn as the Dockerfile starts it, on the database ``url``, the throttles' limits raised
+    (one address sends everything), answering its health probe; ``env_extra`` e.g. a broker."""
     env = dict(os.environ, DATABASE_URL=url, CACHE_URL=CACHE_URL, DEBUG="0",
                SECRET_KEY=secrets.token_urlsafe(48), ALLOWED_HOSTS="127.0.0.1",
                # Plain HTTP on the loopback: in production the proxy in front holds TLS.
                SECURE_SSL_REDIRECT="0", ARENA_VAR_DIR=var_dir, ARENA_ACCESS_LOG="",
                API_THROTTLE_ANON="100000000/minute", API_THROTTLE_USER="100000000/minute",
-               CACHE_KEY_PREFIX=f"bench-load-{secrets.token_hex(4)}")
+               CACHE_KEY_PREFIX=f"bench-load-{secrets.token_hex(4)}", **env_extra)
     env.pop("DJANGO_SETTINGS_MODULE", None)
     server = subprocess.Popen(gunicorn_command(port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)

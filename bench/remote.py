@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -101,28 +101,13 @@ class MeasuringClient(threading.Thread):
                 self.moves += 1
 
 
-def _server(port: int) -> subprocess.Popen:
-    from bench.load import gunicorn_command
+def _server(port: int, var_dir: str) -> subprocess.Popen:
+    """gunicorn as deployed (bench/load.py's server_start), with the broker whose Redis rings the
+    remote seats' bell."""
+    from bench.load import server_start
 
-    env = dict(os.environ, DATABASE_URL=DATABASE_URL, CELERY_BROKER_URL=BROKER_URL,
-               CELERY_QUEUE="arena-bench-remote", DEBUG="0", SECRET_KEY=secrets.token_urlsafe(48),
-               ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
-               API_THROTTLE_USER="100000000/minute", API_THROTTLE_ANON="100000000/minute")
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    server = subprocess.Popen(gunicorn_command(port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"gunicorn exited: {server.stderr.read()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health/", timeout=2) as answer:
-                if answer.status == 200:
-                    return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    raise SystemExit("gunicorn did not answer within 60 s")
+    return server_start(DATABASE_URL, port, var_dir, CELERY_BROKER_URL=BROKER_URL,
+                        CELERY_QUEUE="arena-bench-remote")
 
 
 def _remote_moves(moves: int, base: str, token: str, version, opponent) -> tuple[list[dict], float]:
@@ -214,12 +199,16 @@ def run(quick: bool = False) -> dict:
     _, token = token_create(user=user, name="bench")
     opponent = builtin_bot_versions(game=GAME)["random"]
     port = _free_port()
-    server = _server(port)
+    server = _server(port, tempfile.mkdtemp(prefix="arena-bench-remote-"))
     try:
         rows, remote_wall = _remote_moves(moves, f"http://127.0.0.1:{port}", token, bot.versions.get(), opponent)
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        try:
+            server.wait(timeout=40)  # gunicorn's graceful 30 s, which an open stream may use up
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
     uploaded, how, uploaded_wall = _uploaded_moves(moves, opponent)
     overhead = [r["charged_ms"] - r["thinking_ms"] for r in rows]
     at_zero = [r["charged_ms"] for r, think in zip(rows, [THINK_MS[i % len(THINK_MS)] for i in range(len(rows))])

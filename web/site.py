@@ -36,7 +36,7 @@ from tournaments.models import Entry, Rating, Tournament
 from tournaments.selectors import rating_fold
 
 from api.errors import json_not_found
-from .pages import CONTENT_SECURITY_POLICY, _spread
+from .pages import CONTENT_SECURITY_POLICY, _spread, with_content_security_policy
 from api.permissions import matches_visible_to
 from api.selectors import bot_profile, leaderboard_ranked
 from api.serializers_matches import seat_bots
@@ -66,19 +66,11 @@ def not_found_page(request, reason: str = ""):
     return response
 
 
-def site_page(view):
-    """A page of the site: under the viewer's Content-Security-Policy, and a missing object (an
-    Http404 raised inside) answered with the site's 404 page, DEBUG or not: handler404 serves
-    only with DEBUG off, and a visitor following a stale link should see the site either way."""
-    @functools.wraps(view)
-    def wrapped(request, *args, **kwargs):
-        try:
-            response = view(request, *args, **kwargs)
-        except Http404 as exc:
-            return not_found_page(request, str(exc))
-        response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-        return response
-    return wrapped
+# A page of the site: under the viewer's Content-Security-Policy, and a missing object (an Http404
+# raised inside) answered with the site's 404 page, DEBUG or not: handler404 serves only with
+# DEBUG off, and a visitor following a stale link should see the site either way. The viewer's
+# pages (web.pages) are wrapped the same way.
+site_page = with_content_security_policy
 
 
 def page_not_found(request, exception=None):

@@ -1,5 +1,6 @@
-"""What every request body serializer shares: unknown fields are refused, and type errors name
-JSON's types (a client writes JSON, not Python)."""
+"""What every request body serializer shares: unknown fields are refused, text and booleans must
+be JSON's strings and true/false, and type errors name JSON's types (a client writes JSON, not
+Python)."""
 from collections.abc import Mapping
 
 from rest_framework import serializers
@@ -45,6 +46,12 @@ class Input(serializers.Serializer):
                         and not isinstance(data[name], str)}
             if not_text:  # DRF turns 0 into "0": the schema says string, so a number is refused
                 raise serializers.ValidationError(not_text, code="invalid")
+            not_boolean = {name: [f"must be true or false, got {json_type_name(type(data[name]))}"]
+                           for name, field in self.fields.items()
+                           if isinstance(field, serializers.BooleanField) and data.get(name) is not None
+                           and not isinstance(data[name], bool)}
+            if not_boolean:  # DRF reads 0, 1, "yes" and "on" as booleans: the schema says boolean
+                raise serializers.ValidationError(not_boolean, code="invalid")
         return super().to_internal_value(data)
 
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.http import Http404, StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema_field, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -50,9 +50,16 @@ class ActsOutput(serializers.Serializer):
                                  help_text="The open acts of your remote seats, oldest first (docs/remote.md).")
 
 
+@extend_schema_field({"anyOf": [{"type": "object"}, {"type": "array"}, {"type": "string"}, {"type": "number"},
+                                 {"type": "boolean"}]})
+class ActionField(serializers.JSONField):
+    """An answer's action: any JSON value but null (null is refused: "may not be null")."""
+
+
 class AnswerInput(Input):
     turn = serializers.IntegerField(min_value=0, help_text="The act's turn, as the act message gives it.")
-    action = serializers.JSONField(help_text="The action, as a bot's answer line carries it.")
+    action = ActionField(help_text="The action, as a bot's answer line carries it: any JSON value but null "
+                                   "(the rules judge it, as they judge a bot's answer).")
 
 
 class AnswerOutput(serializers.Serializer):

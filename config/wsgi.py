@@ -4,8 +4,10 @@ reach a visitor by default. manage.py (runserver, the demo, the commands) keeps 
 local development unless DEBUG=0 is set (config/settings.py)."""
 import os
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DEBUG", "0")
+if not settings.configured:  # a server's process; not one that loaded the settings already (a test)
+    os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()

@@ -3,32 +3,16 @@ state of random playouts, ``fight.can_lay`` says what ``commit_actions`` beyond 
 (D13), and the card lookups kept by id answer as the cards do."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from games.engine import registry
-from games.engine.protocol import Chance, Ended, Event
-from games.engine.search import sample_outcome
 from games.imperial_twing import fight
 from games.imperial_twing.content import CARD, ELEMENTS
 from games.imperial_twing.table import colours_in_hand, in_play
+from tests.games.playouts import playout_states as states
 
 
 def playout_states(players: int, seed: int):
-    """Every state of one random playout (random moves, random chance)."""
-    ruleset, rng = registry.get("imperial-twing"), random.Random(seed)
-    state = ruleset.setup(players, ruleset.options({}))
-    while True:
-        yield state
-        nxt = ruleset.next(state)
-        if isinstance(nxt, Ended):
-            return
-        if isinstance(nxt, Chance):
-            state = ruleset.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
-            continue
-        seat = nxt.seats[0]
-        state = ruleset.apply(state, Event.action(seat, rng.choice(ruleset.legal_actions(state, seat))))
+    return states("imperial-twing", players, seed)
 
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (2, 4), (3, 5)])

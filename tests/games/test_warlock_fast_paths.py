@@ -4,30 +4,15 @@ random playouts, ``duel.has_defence`` equals ``bool(defence_options(...))`` and 
 every spell in flight, with both readings of 5.2.2 for two-card spells."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from games.engine.protocol import Chance, Ended, Event
-from games.engine.search import sample_outcome
-from games.warlock import Warlock, combat, duel
+from games.warlock import combat, duel
 from games.warlock.core import clone_state, wizard
+from tests.games.playouts import playout_states as states
 
 
 def playout_states(players: int, seed: int):
-    """Every state of one random playout of ``players`` wizards (random moves, random chance)."""
-    ruleset, rng = Warlock(), random.Random(seed)
-    state = ruleset.setup(players, ruleset.options({}))
-    while True:
-        yield state
-        nxt = ruleset.next(state)
-        if isinstance(nxt, Ended):
-            return
-        if isinstance(nxt, Chance):
-            state = ruleset.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
-            continue
-        seat = nxt.seats[0]
-        state = ruleset.apply(state, Event.action(seat, rng.choice(ruleset.legal_actions(state, seat))))
+    return states("warlock", players, seed)
 
 
 def threats_of(state: dict) -> list[dict]:

@@ -8,6 +8,8 @@ general graph library in pure Python.
 """
 from __future__ import annotations
 
+INFINITY = float("inf")      # above every integer: no best edge yet
+
 
 def maximum_matching(count: int, neighbours: list[list[int]]) -> list[int]:
     """A maximum matching of vertices 0..count-1: mate[v], or -1 when v is unmatched."""
@@ -153,8 +155,11 @@ class WeightedMatching:
     edge is left the duals move by the largest step that keeps them feasible (four kinds of
     step). Edge k joins endpoint 2k and 2k+1; mate[v] is the endpoint at v's partner."""
 
-    def __init__(self, count: int, pairs: list[tuple[int, int]], weights: list[int]):
+    def __init__(self, count: int, pairs: list[tuple[int, int]], weights: list[int], scan_all: bool = False):
         self.n = count
+        # scan_all: read every edge at every scan, as before the shortcuts of `stage` (the tests
+        # compare the two); the shortcuts skip only edges whose reading changes nothing
+        self.scan_all = scan_all
         self.weights = weights
         self.twice = [2 * w for w in weights]
         self.endpoint = [v for pair in pairs for v in pair]
@@ -164,6 +169,10 @@ class WeightedMatching:
             self.neighbend[j].append(2 * k)
         # what the stage's scan reads of each edge at a vertex: endpoint, edge, far vertex
         self.incident = [[(p, p >> 1, self.endpoint[p]) for p in ends] for ends in self.neighbend]
+        # the same entries heaviest first (the earlier in `incident` first among equals), and how
+        # far each list is known to hold only matched far ends (a matched vertex stays matched)
+        self.heaviest = [sorted(entries, key=lambda e: -weights[e[1]]) for entries in self.incident]
+        self.heaviest_from = [0] * count
         self.mate = [-1] * count
         self.label = [0] * (2 * count)          # 0 free, 1 S (outer), 2 T (inner); 5 while scanning
         self.labelend = [-1] * (2 * count)
@@ -177,6 +186,7 @@ class WeightedMatching:
         self.bestslack = [0] * (2 * count)
         self.blossombestedges: list[list[int] | None] = [None] * (2 * count)
         self.unusedblossoms = list(range(count, 2 * count))
+        self.liveblossoms: set[int] = set()         # the blossoms in use, top-level or not
         top = max(weights, default=0)
         self.dualvar = [top] * count + [0] * count
         self.allowedge = [False] * len(weights)
@@ -239,6 +249,7 @@ class WeightedMatching:
         v, w = self.endpoint[2 * k], self.endpoint[2 * k + 1]
         bb, bv, bw = self.inblossom[base], self.inblossom[v], self.inblossom[w]
         b = self.unusedblossoms.pop()
+        self.liveblossoms.add(b)
         self.blossombase[b] = base
         self.blossomparent[b] = -1
         self.blossomparent[bb] = b
@@ -342,6 +353,7 @@ class WeightedMatching:
         self.blossombestedges[b] = None
         self.bestedge[b] = -1
         self.unusedblossoms.append(b)
+        self.liveblossoms.discard(b)
 
     def augment_blossom(self, b: int, v: int) -> None:
         """Swap matched and unmatched edges on the even path through blossom b from v to its
@@ -420,35 +432,49 @@ class WeightedMatching:
         endpoint, label, inblossom, labelend = self.endpoint, self.label, self.inblossom, self.labelend
         dualvar, twice, allowedge = self.dualvar, self.twice, self.allowedge
         bestedge, bestslack, queue, incident = self.bestedge, self.bestslack, self.queue, self.incident
+        mate, scan_all = self.mate, self.scan_all
         while True:
             while queue:
                 v = queue.pop()
                 bv = inblossom[v]
                 dv = dualvar[v]
+                ndv = -dv
+                chosen = self.best_free_edge(v, bv)
+                full = scan_all             # True once v's blossom grew: the rest read in full
+                limit = bestslack[bv] - dv if bestedge[bv] != -1 else INFINITY
                 for p, k, w in incident[v]:
+                    if mate[w] < 0 and k != chosen and not full:   # a free vertex's edge that cannot matter
+                        continue
                     bw = inblossom[w]
                     if bv == bw:
                         continue
+                    lw = label[bw]
+                    if lw == 2 and label[w] and not scan_all:   # a T vertex already reached: a tight
+                        continue                # edge to it changes nothing, and its slack stays put
                     if not allowedge[k]:
-                        kslack = dv + dualvar[w] - twice[k]      # slack(k), inlined
-                        if kslack > 0:                          # not tight: only the best edges move
-                            if label[bw] == 1:
-                                if bestedge[bv] == -1 or kslack < bestslack[bv]:
+                        x = dualvar[w] - twice[k]       # slack(k) - dv, one big-integer step
+                        if x > ndv:                     # not tight: only the best edges move
+                            if lw == 1:
+                                if x < limit:
                                     bestedge[bv] = k
-                                    bestslack[bv] = kslack
+                                    bestslack[bv] = x + dv
+                                    limit = x
                             elif label[w] == 0:
+                                kslack = x + dv
                                 if bestedge[w] == -1 or kslack < bestslack[w]:
                                     bestedge[w] = k
                                     bestslack[w] = kslack
                             continue
                         allowedge[k] = True
-                    if label[bw] == 0:
+                    if lw == 0:
                         self.assign_label(w, 2, p ^ 1)
-                    elif label[bw] == 1:
+                    elif lw == 1:
                         base = self.scan_blossom(v, w)
                         if base >= 0:
                             self.add_blossom(base, k)
                             bv = inblossom[v]
+                            full = True
+                            limit = bestslack[bv] - dv if bestedge[bv] != -1 else INFINITY
                         else:
                             self.augment_matching(k)
                             return True
@@ -458,6 +484,29 @@ class WeightedMatching:
             if not self.adjust_duals():
                 return False
 
+    def best_free_edge(self, v: int, bv: int) -> int:
+        """Of v's edges to free vertices outside its blossom, the one of least slack, the first in
+        `incident` among equals; -1 when there is none.
+
+        Every free vertex is an S vertex at every stage and all of their duals are equal (each dual
+        step moves them all by the same amount, from the same start), so that edge is the heaviest
+        and, when it is tight, every tight edge to a free vertex comes at or after it in
+        `incident`. The scan of v reads it alone of those edges, with the same outcome as reading
+        them all: its best edge is the first of least slack, and its first tight edge is this one."""
+        mate, inblossom = self.mate, self.inblossom
+        entries = self.heaviest[v]
+        i = self.heaviest_from[v]
+        end = len(entries)
+        while i < end and mate[entries[i][2]] >= 0:
+            i += 1
+        self.heaviest_from[v] = i
+        while i < end:
+            _, k, w = entries[i]
+            if mate[w] < 0 and inblossom[w] != bv:
+                return k
+            i += 1
+        return -1
+
     def adjust_duals(self) -> bool:
         """The largest dual step that keeps every constraint, and what it makes possible; False
         when a vertex dual reaches zero (the matching is then optimal)."""
@@ -466,10 +515,11 @@ class WeightedMatching:
         kind, delta, edge, blossom = 1, min(dualvar[:n]), -1, -1
         tops = [label[b] for b in inblossom]        # each vertex's top-level blossom's label
         free = [v for v, top in enumerate(tops) if top == 0 and bestedge[v] != -1]
-        blossoms = [b for b in range(n, 2 * n) if self.blossombase[b] >= 0 and blossomparent[b] == -1]
+        blossoms = [b for b in sorted(self.liveblossoms) if blossomparent[b] == -1]
         outer = [v for v in range(n) if blossomparent[v] == -1 and tops[v] == 1 and bestedge[v] != -1]
         outer += [b for b in blossoms if label[b] == 1 and bestedge[b] != -1]
-        for v in free:
+        if free:                        # the first of least slack, as a scan in order would take
+            v = min(free, key=bestslack.__getitem__)
             if bestslack[v] < delta:
                 kind, delta, edge = 2, bestslack[v], bestedge[v]
         for b in outer:

@@ -314,10 +314,20 @@ def match_frames(*, match: Match, perspective: str, first: int = 0,
 # -- views --------------------------------------------------------------------------------------
 
 def _seat_labels(match: Match) -> list[str]:
+    """"seat 0: greedy v1"; a person's seat (ladder.play) names its person: "seat 1: alice in person"."""
+    from bots.models import BotVersion
+    from ladder.play import PERSON
+
+    people = [s.get("bot_version") for s in match.seats
+              if isinstance(s, dict) and s.get("bot") == PERSON and s.get("kind") == "remote"]
+    owners = dict(BotVersion.objects.filter(pk__in=people).values_list("pk", "bot__owner__username")) if people else {}
     labels = []
     for i, seat in enumerate(match.seats):
         name = seat.get("bot") if isinstance(seat, dict) else None
         version = seat.get("version") if isinstance(seat, dict) else None
+        if isinstance(seat, dict) and seat.get("bot_version") in owners:
+            labels.append(f"seat {i}: {owners[seat['bot_version']]} in person")
+            continue
         labels.append(f"seat {i}: {name}" + (f" v{version}" if version else "") if name else f"seat {i}")
     return labels
 

@@ -30,6 +30,7 @@ from django.utils.safestring import mark_safe
 from bots.models import Bot, BotVersion
 from games.engine import registry
 from ladder.models import LadderEntry
+from ladder.play import PERSON
 from ladder.selectors import ladder_leaderboard
 from replays.models import Match
 from tournaments.models import Entry, Rating, Tournament
@@ -222,6 +223,7 @@ def match_rows(matches, *, own_versions=frozenset()) -> list[dict]:
             bot = known.get(seat.get("bot_version"), {}).get("bot") or {"id": None, "name": seat.get("bot"),
                                                                         "owner": None}
             seats.append({"seat": i, "bot": bot, "version": seat.get("version"), "kind": seat.get("kind"),
+                          "person": seat.get("kind") == "remote" and seat.get("bot") == PERSON and bool(bot["owner"]),
                           "place": placings[i] if isinstance(placings, list) and i < len(placings) else None})
         own = next((i for i, s in enumerate(match.seats)
                     if isinstance(s, dict) and s.get("bot_version") in own_versions), None)

@@ -152,3 +152,15 @@ def test_someone_elses_seat_refuses_their_answer_and_a_session_without_csrf(alic
     no_csrf = _signed_in(alice).post(url, body, content_type="application/json")
     assert no_csrf.status_code == 403 and "CSRF" in no_csrf.json()["error"]["detail"]
     assert Client().post(url, body, content_type="application/json").status_code in (401, 403)
+
+
+def test_listings_mark_a_persons_seat_by_its_person(alice, bob, db):
+    match = _person_match(alice)
+    matches = Client().get("/matches/").content.decode()
+    assert 'class="person-mark"' in matches and ">alice</a>" in matches
+    assert "seat 0: alice in person" in Client().get(f"/matches/{match.pk}/").content.decode()
+    person = Bot.objects.get(owner=alice, name=PERSON)
+    assert 'class="person-mark"' in Client().get(f"/bots/{person.pk}/").content.decode()
+    far = bot_create(owner=bob, name="far", game=GAME, remote=True)
+    page = Client().get(f"/bots/{far.pk}/").content.decode()
+    assert 'class="remote-mark"' in page and 'class="person-mark"' not in page

@@ -112,6 +112,23 @@ def test_it_offers_built_in_and_checked_bots_and_only_your_own_remote_bots(alice
     assert not Match.objects.exists()
 
 
+def test_an_uploaded_bot_plays_with_its_newest_version_that_passed_its_check(alice, bob, random_bot):
+    """Anyone's uploaded bot is offered once a version passed its check match (ladder.md), and
+    plays with that version, not a newer one still unchecked."""
+    from bots.services import bot_version_upload
+    from ladder.models import VersionCheck
+    from tests.api.conftest import GOOD_SOURCE
+
+    morgana = bot_create(owner=bob, name="morgana", game=GAME)
+    checked = bot_version_upload(bot=morgana, filename="m.py", content=GOOD_SOURCE)
+    VersionCheck.objects.create(version=checked, status=VersionCheck.Status.PASSED)
+    bot_version_upload(bot=morgana, filename="m.py", content=GOOD_SOURCE + b"\n# v2, unchecked\n")
+    assert morgana in play_opponents(user=alice, game=GAME)
+    match = play_create(user=alice, game=GAME, opponents=[morgana, random_bot], seat=2)
+    assert [s["bot"] for s in match.seats] == ["morgana", "random", PERSON]
+    assert match.seats[0]["version"] == checked.number == 1 and match.rated is False
+
+
 def test_an_uploaded_bot_named_person_is_not_taken_for_the_person(alice, random_bot):
     bot_create(owner=alice, name=PERSON, game=GAME)
     with pytest.raises(PlayRefused, match="rename the bot"):

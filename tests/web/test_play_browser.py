@@ -88,14 +88,19 @@ def player(live_db):
     return get_user_model().objects.create_user(username="pat", password="pat-Secret-123")
 
 
-def _start(tab, live_server, game: str):
-    """From the home page by the nav's Play link and the game's link, fill the play page's form:
-    the built-in random bot, seat 0, a generous clock, SHORT's options."""
+def _start(tab, live_server, game: str, *, via_nav=False):
+    """From the game's page by its "play it yourself" link (or from the home page by the nav's
+    Play link and the game's link), fill the play page's form: the built-in random bot, seat 0,
+    a generous clock, SHORT's options."""
     random_bot = builtin_bot_versions(game=game)["random"].bot
-    tab.goto(f"{live_server.url}/")
-    tab.click("#nav-play")
-    tab.wait_for_url(re.compile(r".*/play/$"))
-    tab.click(f"#play-games a[href='/play/?game={game}']")
+    if via_nav:
+        tab.goto(f"{live_server.url}/")
+        tab.click("#nav-play")
+        tab.wait_for_url(re.compile(r".*/play/$"))
+        tab.click(f"#play-games a[href='/play/?game={game}']")
+    else:
+        tab.goto(f"{live_server.url}/games/{game}/")
+        tab.click("#play-game")
     tab.wait_for_url(re.compile(rf".*/play/\?game={game}$"))
     tab.select_option("#play-opponent-1", str(random_bot.pk))
     tab.fill("#play-move", "600")
@@ -189,7 +194,7 @@ def test_a_person_plays_trap_the_wizard_by_clicks_on_the_board(browser, live_ser
         checked.append(_axe_violations(browser, live_server, tab.url, context.cookies()))
 
     try:
-        match = _start(tab, live_server, "trap-the-wizard")
+        match = _start(tab, live_server, "trap-the-wizard", via_nav=True)
         sent = _play_to_the_end(tab, random.Random(3), board_click=True, during=accessible)
         _result_shown(tab, match)
         assert not tab.errors, tab.errors

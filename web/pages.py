@@ -314,10 +314,20 @@ def match_frames(*, match: Match, perspective: str, first: int = 0,
 # -- views --------------------------------------------------------------------------------------
 
 def _seat_labels(match: Match) -> list[str]:
+    """"seat 0: greedy v1"; a person's seat (ladder.play) names its person: "seat 1: alice in person"."""
+    from bots.models import BotVersion
+    from ladder.play import PERSON
+
+    people = [s.get("bot_version") for s in match.seats
+              if isinstance(s, dict) and s.get("bot") == PERSON and s.get("kind") == "remote"]
+    owners = dict(BotVersion.objects.filter(pk__in=people).values_list("pk", "bot__owner__username")) if people else {}
     labels = []
     for i, seat in enumerate(match.seats):
         name = seat.get("bot") if isinstance(seat, dict) else None
         version = seat.get("version") if isinstance(seat, dict) else None
+        if isinstance(seat, dict) and seat.get("bot_version") in owners:
+            labels.append(f"seat {i}: {owners[seat['bot_version']]} in person")
+            continue
         labels.append(f"seat {i}: {name}" + (f" v{version}" if version else "") if name else f"seat {i}")
     return labels
 
@@ -381,6 +391,27 @@ def _card_catalogue(match: Match) -> dict:
     return {card.split("-", 1)[-1]: facts for card, facts in ruleset.card_catalogue().items()}
 
 
+def person_seat(match: Match, user) -> int | None:
+    """The seat ``user`` takes in person in ``match`` (their person bot's: ladder.play), or None."""
+    from ladder.play import PERSON
+
+    for seat in sorted(match_seats_of(user, match)):
+        info = match.seats[seat]
+        if info.get("bot") == PERSON and info.get("kind") == "remote":
+            return seat
+    return None
+
+
+def _play_data(request, match: Match, seat: int) -> dict:
+    """What web/static/viewer/play.js needs to play ``seat`` in person (docs/play.md): the long
+    poll of the seat's acts and the answer endpoint of the remote seats, with the session's
+    CSRF token for the answer's POST."""
+    from django.middleware.csrf import get_token
+
+    return {"seat": seat, "next_url": reverse("remote-next"), "act_url": reverse("remote-answer", args=[match.pk, seat]),
+            "csrf": get_token(request), "ruleset": match.ruleset}
+
+
 @with_content_security_policy
 def match_page(request, match_id):
     """The replay viewer: board, step controls, perspective switch, legend and event list.
@@ -395,7 +426,9 @@ def match_page(request, match_id):
     choices = [{"value": p, "label": names.get(p) or labels[int(p)]} for p in every]
     head = match_head(match=match)
     live = match.status == Match.Status.RUNNING
-    perspective, seat_notice = _asked_perspective(request.GET.get("seat"), perspectives, match.players)
+    playing = person_seat(match, request.user)
+    asked = request.GET.get("seat") or (str(playing) if playing is not None else None)
+    perspective, seat_notice = _asked_perspective(asked, perspectives, match.players)
     step, step_notice = _asked_step(request.GET.get("step"), _steps(head), live=live)
     data = {"match": str(match.id), "ruleset": match.ruleset, "status": match.status,
             "seats": labels, "result": match.result,
@@ -406,12 +439,14 @@ def match_page(request, match_id):
             "frames_url": f"{reverse('match-frames', args=[match.pk])}?v={FRAMES_FORMAT}",
             "first_page": match_frames(match=match, perspective=perspective,
                                        first=step // PAGE_FRAMES * PAGE_FRAMES)}
+    if playing is not None:
+        data["play"] = _play_data(request, match, playing)
     tournament = Tournament.objects.filter(pairings__pairing_games__match=match).first()
     title = registry.get(match.ruleset).spec.title if match.ruleset in registry.names() else match.ruleset
     notices = [n for n in (seat_notice, step_notice) if n]
     return render(request, "viewer/match.html", {"match": match, "title": title, "data": data,
                                                  "seats": labels, "tournament": tournament,
-                                                 "notices": notices})
+                                                 "notices": notices, "play": data.get("play")})
 
 
 def _page_number(text: str | None, default: int, *, least: int, most: int) -> int | None:

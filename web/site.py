@@ -30,6 +30,7 @@ from django.utils.safestring import mark_safe
 from bots.models import Bot, BotVersion
 from games.engine import registry
 from ladder.models import LadderEntry
+from ladder.play import PERSON
 from ladder.selectors import ladder_leaderboard
 from replays.models import Match
 from tournaments.models import Entry, Rating, Tournament
@@ -154,7 +155,16 @@ def _rendered_rules(path: Path, mtime: float) -> tuple[str, bool]:
         from markdown_it import MarkdownIt
     except ImportError:
         return text, False
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text), True
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(text)
+    for token in tokens:
+        # A table column's alignment is an inline style, which the site's Content-Security-Policy
+        # refuses (the browser reports each cell): a class of site.css says it instead.
+        align = (token.attrs or {}).get("style", "")
+        if align.startswith("text-align:"):
+            del token.attrs["style"]
+            token.attrSet("class", "align-" + align.split(":", 1)[1])
+    return md.renderer.render(tokens, md.options, {}), True
 
 
 def game_rules(name: str) -> dict | None:
@@ -222,6 +232,7 @@ def match_rows(matches, *, own_versions=frozenset()) -> list[dict]:
             bot = known.get(seat.get("bot_version"), {}).get("bot") or {"id": None, "name": seat.get("bot"),
                                                                         "owner": None}
             seats.append({"seat": i, "bot": bot, "version": seat.get("version"), "kind": seat.get("kind"),
+                          "person": seat.get("kind") == "remote" and seat.get("bot") == PERSON and bool(bot["owner"]),
                           "place": placings[i] if isinstance(placings, list) and i < len(placings) else None})
         own = next((i for i, s in enumerate(match.seats)
                     if isinstance(s, dict) and s.get("bot_version") in own_versions), None)

@@ -4,7 +4,7 @@ matches, my page, login and logout, sign-up, password change and API tokens. The
 tournament page (web.pages_urls) share its frame."""
 from django.urls import path, re_path
 
-from . import site, site_accounts, site_bots, site_ladder, site_tournaments
+from . import site, site_accounts, site_bots, site_ladder, site_play, site_tournaments
 
 urlpatterns = [
     path("", site.home, name="site-home"),
@@ -28,6 +28,7 @@ urlpatterns = [
     path("ladders/<str:name>/", site_ladder.ladder_detail, name="site-ladder"),
     path("scrimmages/", site_ladder.scrimmage_list, name="site-scrimmages"),
     path("scrimmages/<int:scrimmage_id>/", site_ladder.scrimmage_detail, name="site-scrimmage"),
+    path("play/", site_play.play_page, name="site-play"),
     path("me/", site.my_page, name="site-me"),
     path("login/", site.login_view, name="site-login"),
     path("logout/", site.logout_view, name="site-logout"),

@@ -79,13 +79,34 @@ def test_every_page_passes_axe_core_with_no_serious_or_critical_violation(axe, l
     tab.wait_for_url(f"{live_server.url}/me/")
     own = arena["live"].seats[1]
     signed_in = {"me": "/me/", "own-bot": f"/bots/{_own_bot_id(own)}/", "new-bot": "/bots/new/",
-                 "tokens": "/tokens/", "password": "/password/", "new-tournament": "/tournaments/new/"}
+                 "tokens": "/tokens/", "password": "/password/", "new-tournament": "/tournaments/new/",
+                 "play": "/play/", "play-game": "/play/?game=warlock", "play-refused": "/play/?game=sorcado&refused",
+                 "play-seat": f"/matches/{_person_match().pk}/"}
     for name, path in signed_in.items():
-        tab.goto(live_server.url + path, wait_until="load")
+        if name == "play-refused":  # the form with its refusal shown: seat 3 of a match of two
+            tab.goto(live_server.url + "/play/?game=sorcado", wait_until="load")
+            tab.select_option("#play-seat", "3")
+            tab.click("#play-start")
+            tab.wait_for_selector("#play-error")
+        else:
+            tab.goto(live_server.url + path, wait_until="load")
         found[name] = _blocking_violations(tab)
     failing = {name: violations for name, violations in found.items() if violations}
     assert len(found) == len(pages) + len(signed_in)
     assert not failing, json.dumps(failing, indent=1)
+
+
+def _person_match():
+    """A running match of alice's in person (seat 0) against the random bot: the viewer with the
+    play panel (its picker is tested under axe in tests/web/test_play_browser.py)."""
+    from bots.services import builtin_bot_versions, match_start
+    from django.contrib.auth import get_user_model
+    from ladder.play import person_version
+
+    alice = get_user_model().objects.get(username="alice")
+    return match_start(ruleset="sorcado", versions=[person_version(user=alice, game="sorcado"),
+                                                    builtin_bot_versions(game="sorcado")["random"]],
+                       queue=False, rated=False)
 
 
 def _own_bot_id(seat: dict) -> int:

@@ -136,6 +136,13 @@ def test_it_shows_a_game_with_its_leaderboard_matches_and_rendered_rules(rated):
     assert f"&lt;{tag}&gt;" in rules and f"<{tag}>" not in rules
 
 
+def test_a_rules_table_aligns_its_columns_by_class_not_by_the_inline_style_the_policy_refuses(db):
+    """Imperial Twing's rules page has right-aligned columns; markdown-it writes them as
+    style="text-align:right", which the Content-Security-Policy (no inline style) refuses."""
+    rules = _get(_client(), "/games/imperial-twing/").split('id="rules"')[1]
+    assert 'class="align-right"' in rules and " style=" not in rules
+
+
 def test_it_shows_the_rules_as_text_without_a_markdown_library(db, monkeypatch):
     site._rendered_rules.cache_clear()
     monkeypatch.setitem(sys.modules, "markdown_it", None)  # import markdown_it raises ImportError

@@ -143,6 +143,11 @@ def cached_response(request, etag: str | None) -> HttpResponse | None:
     not cacheable: no tag, or a representation this module does not render)."""
     if etag is None or _representation(request) is None:
         return None
+    return stored_response(etag)
+
+
+def stored_response(etag: str) -> HttpResponse | None:
+    """The body ``store`` kept under ``etag``, as a response; None when there is none."""
     entry = cache.get(_body_key(etag))
     return None if entry is None else _response_of(entry)
 

@@ -189,3 +189,29 @@ def test_an_unknown_game_has_no_leaderboard_and_nothing_is_cached_for_it(db):
     for _ in range(2):
         response = client_for().get("/api/leaderboards/nothing-such/")
         assert response.status_code == 404 and "ETag" not in response
+
+
+@pytest.mark.parametrize("query", ["", "?seat=1&from=20&count=10", "?seat=full"])
+def test_the_viewers_frames_of_a_finished_match_are_served_as_computed_fresh(played, people, query):
+    path = f"/matches/{played.pk}/frames.json{query}"
+    forget()
+    fresh = client_for().get(path)
+    with CaptureQueriesContext(connection) as queries:
+        cached = client_for(people["bob"]).get(path)
+    assert fresh.status_code == 200 and cached.content == fresh.content and len(queries) == 0
+    assert cached["ETag"] == fresh["ETag"] and fresh.json()["frames"]
+
+
+def test_the_viewers_live_frames_are_never_shared(live, people):
+    from django.test import Client
+
+    def signed_in(user):
+        client = Client()
+        client.force_login(user)
+        return client
+
+    path = f"/matches/{live.pk}/frames.json?seat=0"
+    assert signed_in(people["alice"]).get(path).status_code == 200
+    for who in ("bob", "carol"):
+        assert signed_in(people[who]).get(path).status_code == 403, who
+    assert Client().get(path).status_code == 403

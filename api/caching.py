@@ -5,7 +5,8 @@
   bytes for every reader for ever. Its row and head are kept in each process's memory after
   the first read (``match_read``), so a revalidation is answered 304 without a query, and the
   body of each read is rendered once and kept in the shared cache (Redis where CACHE_URL names
-  it) under its ETag: the log's last hash, the URL and the representation.
+  it) under its ETag: the log's last hash, the URL and the representation; each process keeps
+  the bodies it served last (MEMORY_BODY_BYTES) in its memory too.
 - **A running match's public step** (no seat, for a reader who owns no seat of it and is not
   an auditor: the very bytes anonymous visitors get) is rendered once per event for every
   such reader: tagged and cached under the log's head seq (never its hash, which would let a
@@ -43,8 +44,11 @@ LIVE_TIMEOUT = 600  # a live step's body: replaced at the next event anyway
 GENERATION_TIMEOUT = 600  # a safety net: a write that bypasses the services is seen within it
 LARGEST_CACHED = 4 * 2**20  # bytes; a larger body (a long export) is rendered on each read
 MEMORY_MATCHES = 20_000  # finished matches' rows a process keeps
+MEMORY_BODY_BYTES = 32 * 2**20  # finished matches' rendered bodies a process keeps, in bytes
 
 _finished: OrderedDict[str, Match] = OrderedDict()
+_bodies: OrderedDict[str, tuple] = OrderedDict()  # body key -> cache entry, finished matches only
+_bodies_size = 0
 _finished_lock = threading.Lock()
 
 
@@ -131,7 +135,7 @@ def _body_key(etag: str) -> str:
 
 
 def _response_of(entry) -> HttpResponse:
-    content_type, body, headers = entry
+    content_type, body, headers = entry[:3]
     response = HttpResponse(body, content_type=content_type)
     for name, value in headers.items():
         response[name] = value
@@ -147,9 +151,33 @@ def cached_response(request, etag: str | None) -> HttpResponse | None:
 
 
 def stored_response(etag: str) -> HttpResponse | None:
-    """The body ``store`` kept under ``etag``, as a response; None when there is none."""
-    entry = cache.get(_body_key(etag))
-    return None if entry is None else _response_of(entry)
+    """The body ``store`` kept under ``etag``, as a response; None when there is none. A
+    finished match's bodies are also kept in this process's memory (they never change), so
+    the reads most asked for cost no round trip to the cache."""
+    key = _body_key(etag)
+    with _finished_lock:
+        entry = _bodies.get(key)
+        if entry is not None:
+            _bodies.move_to_end(key)
+    if entry is None:
+        entry = cache.get(key)
+        if entry is None:
+            return None
+        if not entry[3]:  # a finished match's: kept here too
+            _remember_body(key, entry)
+    return _response_of(entry)
+
+
+def _remember_body(key: str, entry) -> None:
+    global _bodies_size
+    with _finished_lock:
+        if key in _bodies:
+            return
+        _bodies[key] = entry
+        _bodies_size += len(entry[1])
+        while _bodies_size > MEMORY_BODY_BYTES:
+            _, dropped = _bodies.popitem(last=False)
+            _bodies_size -= len(dropped[1])
 
 
 def json_response(request, etag: str | None, data, *, live: bool = False):
@@ -170,8 +198,11 @@ def store(etag: str | None, response: HttpResponse, *, live: bool = False, heade
     """Keep ``response``'s body under ``etag`` (with the named headers), if it is not too large."""
     if etag is None or len(response.content) > LARGEST_CACHED:
         return
-    entry = (response["Content-Type"], response.content, {name: response[name] for name in headers})
+    # (content type, body, headers, live): a live step's body is never kept in process memory
+    entry = (response["Content-Type"], response.content, {name: response[name] for name in headers}, live)
     cache.set(_body_key(etag), entry, LIVE_TIMEOUT if live else FINISHED_TIMEOUT)
+    if not live:
+        _remember_body(_body_key(etag), entry)
 
 
 def generation_cached(view, request, scopes: list[str], compute):

@@ -3,9 +3,11 @@ read a fresh fold gives, for every perspective; nothing a seat may see is ever s
 reader; a write that changes standings or a leaderboard is seen by the next read; and the reads
 cost the few queries counted here."""
 import json
+import os
+import secrets
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -19,12 +21,30 @@ from .test_matches_api import SORCADO, client_for, first, start, url
 from .test_matches_api import live, people, stand_ins, versions  # noqa: F401  (fixtures)
 
 
+@pytest.fixture(autouse=True)
+def shared_cache(settings):
+    """On the PostgreSQL + Redis pass (CELERY_BROKER_URL set) the cache is Redis, as deployed
+    (CACHE_URL), under a key prefix of this test's, so nothing else's keys are touched."""
+    broker = os.environ.get("CELERY_BROKER_URL")
+    if broker:
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                       "LOCATION": broker, "KEY_PREFIX": f"read-cache-test-{secrets.token_hex(8)}"}}
+        assert type(caches["default"]).__name__ == "RedisCache"
+    yield
+
+
 def forget():
     """Empty the shared cache and this process's memory of finished matches: the next read is
-    computed afresh, as on a cold server."""
-    cache.clear()
+    computed afresh, as on a cold server. (Redis: a fresh key prefix, since emptying the
+    database would empty the broker's queues too.)"""
+    if type(caches["default"]).__name__ == "RedisCache":
+        caches["default"].key_prefix = f"read-cache-test-{secrets.token_hex(8)}"
+    else:
+        cache.clear()
     with caching._finished_lock:
         caching._finished.clear()
+        caching._bodies.clear()
+        caching._bodies_size = 0
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from replays.models import Match
 from replays.selectors import match_folder, match_records
 from tournaments.services import correction_record, ratings_recompute
 
-from .test_matches_api import SORCADO, client_for, first, start, url
+from .test_matches_api import SORCADO, client_for, played_until_seat_acts, start, url
 from .test_matches_api import live, people, stand_ins, versions  # noqa: F401  (fixtures)
 
 
@@ -92,13 +92,7 @@ def test_it_serves_finished_events_and_exports_as_read_fresh(played, tail):
 def test_a_seats_live_view_is_never_served_to_another_seat_or_an_anonymous_reader(live, people):
     c = {"anonymous": client_for(), **{name: client_for(user) for name, user in people.items()}}
     # Bob acts at some point: play on (live) until he has, so his action is hidden from alice.
-    for _ in range(60):
-        if any(r["kind"] == "action" and r["seat"] == 1 for r in match_records(match=live)):
-            break
-        driver.match_drive(match_id=live.pk, max_events=1)
-    live.refresh_from_db()
-    assert live.status == Match.Status.RUNNING
-    bobs = url(live, f"steps/{first(live, 'action', seat=1)}/")
+    bobs = url(live, f"steps/{played_until_seat_acts(live, 1)}/")
     # Bob (the owner) reads the public step first: his own action shown to him, and not kept.
     own = c["bob"].get(bobs)
     assert own.json()["event"]["payload"]["action"] != "redacted" and "ETag" not in own

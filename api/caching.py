@@ -1,53 +1,231 @@
-"""Validators and cache headers for reads of a finished match.
+"""Reads served from memory (docs/caching.md; issue 42, items 2 and 3).
 
-A finished (ended or aborted) match's log is closed: every step, event page and export of it
-is the same bytes for every reader for ever (after the end nothing is hidden, so rights no
-longer change the answer). Such a read gets an ETag naming the log's last hash and what was
-asked for, and may be cached by anyone; a conditional request that still matches is answered
-304 after one index read, before any fold. Reads of a live match are neither tagged nor cached:
-who may see what changes while it runs, and so does the step count.
+- **A finished match** (ended or aborted) never changes: its log is closed and append-only,
+  and after the end nothing is hidden, so every step, event page and export of it is the same
+  bytes for every reader for ever. Its row and head are kept in each process's memory after
+  the first read (``match_read``), so a revalidation is answered 304 without a query, and the
+  body of each read is rendered once and kept in the shared cache (Redis where CACHE_URL names
+  it) under its ETag: the log's last hash, the URL and the representation; each process keeps
+  the bodies it served last (MEMORY_BODY_BYTES) in its memory too.
+- **A running match's public step** (no seat, for a reader who owns no seat of it and is not
+  an auditor: the very bytes anonymous visitors get) is rendered once per event for every
+  such reader: tagged and cached under the log's head seq (never its hash, which would let a
+  redacted action be guessed), so the next event gives every step a new tag and a new copy.
+  A seat's view, the full state and raw events of a live match are never tagged nor cached:
+  they depend on who asks.
+- **Standings, brackets, leaderboards**: cached under the generation of their scope
+  (replays/generations.py), which every write that changes them replaces.
 """
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 
-from django.http import HttpResponseNotModified
+from django.core.cache import cache
+from django.db.models import OuterRef, Subquery
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.utils.http import parse_etags
 
-from replays.models import Match
-from replays.selectors import match_head
+from replays.generations import PREFIX as GENERATION_PREFIX, generations_of
+from replays.models import Event, Match
+
+from . import permissions as rights
+from .renderers import FastJSONRenderer, json_bytes
 
 # Bump when the body of a tagged read changes shape, so caches drop their old copies.
-FORMAT = 2  # 2: the events list in every list's envelope (count, next, previous, results)
+FORMAT = 3  # 2: the events list in every list's envelope; 3: rendered by orjson, live steps tagged
 FINISHED_CACHE_CONTROL = "public, max-age=86400"
 LIVE_CACHE_CONTROL = "private, no-cache"
+GENERATION_CACHE_CONTROL = "public, no-cache"  # standings and the like: ask again, cheaply
 FINISHED = (Match.Status.ENDED, Match.Status.ABORTED)
+FINISHED_TIMEOUT = 7 * 86400  # seconds a finished match's body stays in the cache unread
+LIVE_TIMEOUT = 600  # a live step's body: replaced at the next event anyway
+GENERATION_TIMEOUT = 600  # a safety net: a write that bypasses the services is seen within it
+LARGEST_CACHED = 4 * 2**20  # bytes; a larger body (a long export) is rendered on each read
+MEMORY_MATCHES = 20_000  # finished matches' rows a process keeps
+MEMORY_BODY_BYTES = 32 * 2**20  # finished matches' rendered bodies a process keeps, in bytes
+
+_finished: OrderedDict[str, Match] = OrderedDict()
+_bodies: OrderedDict[str, tuple] = OrderedDict()  # body key -> cache entry, finished matches only
+_bodies_size = 0
+_finished_lock = threading.Lock()
 
 
-def finished_etag(request, match: Match) -> str | None:
-    """The ETag of this read of ``match`` (None while it runs): the log's last hash, the
-    URL (what was asked for, and the host its links name) and the representation (JSON or
-    the browsable API)."""
-    if match.status not in FINISHED:
+def match_read(pk) -> Match:
+    """The match ``pk`` with its head: ``head_seq`` and ``head_hash`` (None before the first
+    event), else 404. A finished match comes from this process's memory after its first read
+    (its row and head never change again); a live one is one query, its head included.
+    Every match is visible to everyone (api.permissions.matches_visible_to), so the memory
+    holds no reader's rights."""
+    key = str(pk)
+    with _finished_lock:
+        match = _finished.get(key)
+        if match is not None:
+            _finished.move_to_end(key)
+            return match
+    latest = Event.objects.filter(match=OuterRef("pk")).order_by("-seq")
+    match = rights.matches_visible_to(None).filter(pk=pk).annotate(
+        head_seq=Subquery(latest.values("seq")[:1]), head_hash=Subquery(latest.values("hash")[:1])).first()
+    if match is None:
+        raise Http404("No Match matches the given query.")
+    if match.status in FINISHED:
+        with _finished_lock:
+            _finished[key] = match
+            while len(_finished) > MEMORY_MATCHES:
+                _finished.popitem(last=False)
+    return match
+
+
+def reads_publicly(user, match: Match) -> bool:
+    """Does ``user`` get the public face of ``match`` (no auditor, owns none of its seats)?
+    Anonymous readers do without a query."""
+    if user is None or not user.is_authenticated:
+        return True
+    return not rights.is_auditor(user) and not rights.match_seats_of(user, match)
+
+
+def _representation(request) -> str | None:
+    """The media type the response is rendered in, when it is the compact JSON this module
+    renders and caches itself; None for the browsable API or an indented JSON."""
+    renderer = getattr(request, "accepted_renderer", None)
+    media_type = getattr(request, "accepted_media_type", "") or ""
+    if type(renderer) is not FastJSONRenderer or "indent" in media_type:
         return None
-    head = match_head(match=match)
+    return renderer.media_type
+
+
+def _tag(*parts) -> str:
+    return f'"{hashlib.sha256(" ".join(map(str, parts)).encode()).hexdigest()[:32]}"'
+
+
+def read_etag(request, match: Match, *, public_live: bool = False) -> str | None:
+    """The ETag of this read of ``match`` (from ``match_read``): for a finished match the log's
+    last hash, the URL (what was asked for, and the host its links name) and the representation;
+    for a live match's public read (``public_live``) the head's seq instead of its hash; None
+    for any other read of a live match."""
     renderer = getattr(getattr(request, "accepted_renderer", None), "format", "")
-    key = f"{FORMAT} {match.pk} {head and head['hash']} {request.build_absolute_uri()} {renderer}"
-    return f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
+    media_type = getattr(request, "accepted_media_type", "")
+    if match.status in FINISHED:
+        return _tag(FORMAT, match.pk, match.head_hash, request.build_absolute_uri(), renderer, media_type)
+    if public_live:
+        return _tag(FORMAT, match.pk, "live", match.head_seq, request.build_absolute_uri(), renderer,
+                    media_type)
+    return None
 
 
-def not_modified(request, etag: str | None) -> HttpResponseNotModified | None:
+def not_modified(request, etag: str | None, cache_control: str | None = None):
     """A 304 when the client already holds this representation (If-None-Match)."""
     if etag is None or etag not in parse_etags(request.headers.get("If-None-Match", "")):
         return None
-    return tagged(HttpResponseNotModified(), etag)
+    return tagged(HttpResponseNotModified(), etag, cache_control)
 
 
-def tagged(response, etag: str | None):
-    """``response`` with the ETag and the cache policy of a finished (or a live) match."""
-    if etag is None:
-        response["Cache-Control"] = LIVE_CACHE_CONTROL
-    else:
+def tagged(response, etag: str | None, cache_control: str | None = None):
+    """``response`` with its ETag and cache policy: a finished match's read is public for a
+    day, a live match's private and asked again each time (``cache_control`` overrides)."""
+    if etag is not None:
         response["ETag"] = etag
-        response["Cache-Control"] = FINISHED_CACHE_CONTROL
+    response["Cache-Control"] = cache_control or (LIVE_CACHE_CONTROL if etag is None else FINISHED_CACHE_CONTROL)
     return response
+
+
+def _body_key(etag: str) -> str:
+    return f"read:{etag.strip(chr(34))}"
+
+
+def _response_of(entry) -> HttpResponse:
+    content_type, body, headers = entry[:3]
+    response = HttpResponse(body, content_type=content_type)
+    for name, value in headers.items():
+        response[name] = value
+    return response
+
+
+def cached_response(request, etag: str | None) -> HttpResponse | None:
+    """The body stored under ``etag``, as a response (None when there is none, or the read is
+    not cacheable: no tag, or a representation this module does not render)."""
+    if etag is None or _representation(request) is None:
+        return None
+    return stored_response(etag)
+
+
+def stored_response(etag: str) -> HttpResponse | None:
+    """The body ``store`` kept under ``etag``, as a response; None when there is none. A
+    finished match's bodies are also kept in this process's memory (they never change), so
+    the reads most asked for cost no round trip to the cache."""
+    key = _body_key(etag)
+    with _finished_lock:
+        entry = _bodies.get(key)
+        if entry is not None:
+            _bodies.move_to_end(key)
+    if entry is None:
+        entry = cache.get(key)
+        if entry is None:
+            return None
+        if not entry[3]:  # a finished match's: kept here too
+            _remember_body(key, entry)
+    return _response_of(entry)
+
+
+def _remember_body(key: str, entry) -> None:
+    global _bodies_size
+    with _finished_lock:
+        if key in _bodies:
+            return
+        _bodies[key] = entry
+        _bodies_size += len(entry[1])
+        while _bodies_size > MEMORY_BODY_BYTES:
+            _, dropped = _bodies.popitem(last=False)
+            _bodies_size -= len(dropped[1])
+
+
+def json_response(request, etag: str | None, data, *, live: bool = False):
+    """``data`` as the response, rendered once and stored under ``etag`` for every later reader
+    (a DRF Response, rendered the usual way and not stored, for the browsable API or an
+    indented JSON)."""
+    media_type = _representation(request)
+    if media_type is None:
+        from rest_framework.response import Response
+
+        return Response(data)
+    response = HttpResponse(json_bytes(data), content_type=media_type)
+    store(etag, response, live=live)
+    return response
+
+
+def store(etag: str | None, response: HttpResponse, *, live: bool = False, headers=()) -> None:
+    """Keep ``response``'s body under ``etag`` (with the named headers), if it is not too large."""
+    if etag is None or len(response.content) > LARGEST_CACHED:
+        return
+    # (content type, body, headers, live): a live step's body is never kept in process memory
+    entry = (response["Content-Type"], response.content, {name: response[name] for name in headers}, live)
+    cache.set(_body_key(etag), entry, LIVE_TIMEOUT if live else FINISHED_TIMEOUT)
+    if not live:
+        _remember_body(_body_key(etag), entry)
+
+
+def generation_cached(view, request, scopes: list[str], compute):
+    """The response of ``compute()`` (a DRF Response) for this URL, rendered once per generation
+    of ``scopes`` (replays/generations.py) and served from the cache until a write replaces one
+    of them; tagged with those generations, so a revalidation is a 304 without a query."""
+    media_type = _representation(request)
+    if media_type is None:
+        return compute()
+    where = " ".join(scopes)
+    body_key = f"generation-read:{hashlib.sha256(f'{FORMAT} {where} {request.build_absolute_uri()} {media_type}'.encode()).hexdigest()[:32]}"
+    keys = [GENERATION_PREFIX + scope for scope in scopes]
+    found = cache.get_many([*keys, body_key])
+    generations = generations_of(scopes, found)
+    etag = _tag(FORMAT, where, *generations, request.build_absolute_uri(), media_type)
+    if (unchanged := not_modified(request, etag, GENERATION_CACHE_CONTROL)) is not None:
+        return unchanged
+    entry = found.get(body_key)
+    if entry is not None and entry[0] == generations:
+        return tagged(_response_of(entry[1:]), etag, GENERATION_CACHE_CONTROL)
+    answer = compute()
+    if answer.status_code != 200:
+        return answer
+    response = HttpResponse(json_bytes(answer.data), content_type=media_type)
+    cache.set(body_key, (generations, response["Content-Type"], response.content, {}), GENERATION_TIMEOUT)
+    return tagged(response, etag, GENERATION_CACHE_CONTROL)

@@ -28,7 +28,8 @@ from replays.selectors import (folder_next, match_event_count, match_folder, mat
                                match_records)
 
 from . import permissions as rights
-from .caching import finished_etag, not_modified, tagged
+from .caching import (LIVE_CACHE_CONTROL, cached_response, json_response, match_read, not_modified, read_etag, reads_publicly,
+                      store, tagged)
 from .errors import ApiError
 from .filters import FilterSet
 from .serializers_matches import (EventPageQuerySerializer, EventPageSerializer, MatchSerializer,
@@ -187,13 +188,20 @@ class MatchStep(APIView):
                     "match is live), who acts next and the step count. An n past the head is "
                     "404 with code no_such_step.")
     def get(self, request, pk, n: int):
-        match = visible_match(request, pk)
+        match = match_read(pk)
         query = StepQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         seat = query.validated_data.get("seat")
-        etag = finished_etag(request, match)
-        if (unchanged := not_modified(request, etag)) is not None:
+        # A live match's public step is the same bytes for every reader who owns no seat of it
+        # (api/caching.py): tagged and cached per event. Any other live read is computed.
+        public_live = (seat is None and not rights.match_is_over(match)
+                       and reads_publicly(request.user, match))
+        etag = read_etag(request, match, public_live=public_live)
+        policy = LIVE_CACHE_CONTROL if public_live else None  # live: private, asked again each time
+        if (unchanged := not_modified(request, etag, policy)) is not None:
             return unchanged
+        if (hit := cached_response(request, etag)) is not None:
+            return tagged(hit, etag, policy)
         try:
             folder = match_folder(match=match, upto=n, in_place=True)
         except IndexError:
@@ -203,10 +211,11 @@ class MatchStep(APIView):
         record = match_records(match=match, first=n, last=n)[0]
         event = rights.event_for_viewer(
             record, match=match, hidden_information=folder.ruleset.spec.hidden_information,
-            user=request.user, seats=rights.match_seats_of(request.user, match))
-        return tagged(Response({"match": match.pk, "step": n, "steps": match_event_count(match=match),
-                                "seat": seat, "view": view, "event": event, "next": folder_next(folder)}),
-                      etag)
+            user=request.user, seats=set() if public_live else rights.match_seats_of(request.user, match))
+        steps = match_event_count(match=match) if match.head_seq is None else match.head_seq + 1
+        data = {"match": match.pk, "step": n, "steps": steps, "seat": seat, "view": view, "event": event,
+                "next": folder_next(folder)}
+        return tagged(json_response(request, etag, data, live=public_live), etag, policy)
 
 
 class MatchEvents(APIView):
@@ -218,16 +227,18 @@ class MatchEvents(APIView):
                                "in the envelope of every list: count (the match's events), next "
                                "and previous (the pages either side), results.")
     def get(self, request, pk):
-        match = visible_match(request, pk)
+        match = match_read(pk)
         require_raw_events(request, match)
         query = EventPageQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
-        etag = finished_etag(request, match)
+        etag = read_etag(request, match)
         if (unchanged := not_modified(request, etag)) is not None:
             return unchanged
+        if (hit := cached_response(request, etag)) is not None:
+            return tagged(hit, etag)
         records = match_records(match=match, first=after + 1, last=after + limit + 1)
-        count = match_event_count(match=match)
+        count = match_event_count(match=match) if match.head_seq is None else match.head_seq + 1
         following = previous = None
         if len(records) > limit:
             records = records[:limit]
@@ -236,7 +247,8 @@ class MatchEvents(APIView):
         if after > -1:  # the page of ``limit`` events before this one (the last page, past the end)
             previous = request.build_absolute_uri(
                 f"{request.path}?after={max(min(after, count - 1) - limit, -1)}&limit={limit}")
-        return tagged(Response({"count": count, "next": following, "previous": previous, "results": records}), etag)
+        return tagged(json_response(request, etag, {"count": count, "next": following, "previous": previous,
+                                                    "results": records}), etag)
 
 
 class MatchExport(APIView):
@@ -246,14 +258,17 @@ class MatchExport(APIView):
                    responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **ERRORS},
                    description="One event per line; same rights as the raw events.")
     def get(self, request, pk):
-        match = visible_match(request, pk)
+        match = match_read(pk)
         require_raw_events(request, match)
-        etag = finished_etag(request, match)
+        etag = read_etag(request, match)
         if (unchanged := not_modified(request, etag)) is not None:
             return unchanged
+        if (hit := cached_response(request, etag)) is not None:
+            return tagged(hit, etag)
         body = "".join(canonical_json(record) + "\n" for record in match_records(match=match))
         response = HttpResponse(body, content_type="application/x-ndjson")
         response["Content-Disposition"] = f'attachment; filename="{match.ruleset}-{match.pk}.jsonl"'
+        store(etag, response, headers=("Content-Disposition",))
         return tagged(response, etag)
 
 

@@ -18,11 +18,13 @@ from rest_framework.views import APIView
 from bots.models import Bot, BotVersion
 from games.engine import registry
 from tournaments.models import Correction, Entry, Pairing, PairingGame, Round, Tournament
+from replays.generations import leaderboard_scope, tournament_scope
 from tournaments.selectors import NotSwiss, tournament_bracket, tournament_standings, tournament_trf
 from tournaments.services import correction_record, tournament_cancel
 from tournaments.services_drafts import (DraftRefused, tournament_draft_create, tournament_draft_start,
                                          tournament_draft_update, tournament_entry_add, tournament_entry_remove)
 
+from .caching import generation_cached
 from .errors import ApiError
 from .filters import FilterSet
 from .selectors import leaderboard_ranked
@@ -217,6 +219,11 @@ class TournamentStandings(ListAPIView):
             return []
         return tournament_standings(tournament=tournament_or_404(self.kwargs["tournament_id"]))
 
+    def list(self, request, *args, **kwargs):
+        """Computed once per change of the tournament (api/caching.py), not on every read."""
+        return generation_cached(self, request, [tournament_scope(self.kwargs["tournament_id"])],
+                                 lambda: super(TournamentStandings, self).list(request, *args, **kwargs))
+
 
 class TournamentBracket(ListAPIView):
     """Rounds with their pairings, matches and outcomes (a fixed number of queries)."""
@@ -229,6 +236,11 @@ class TournamentBracket(ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return []
         return tournament_bracket(tournament=tournament_or_404(self.kwargs["tournament_id"]))
+
+    def list(self, request, *args, **kwargs):
+        """Computed once per change of the tournament (api/caching.py), not on every read."""
+        return generation_cached(self, request, [tournament_scope(self.kwargs["tournament_id"])],
+                                 lambda: super(TournamentBracket, self).list(request, *args, **kwargs))
 
 
 class TournamentRounds(ListAPIView):
@@ -316,3 +328,12 @@ class Leaderboard(ListAPIView):
         except registry.UnknownRuleset:
             raise Http404 from None
         return leaderboard_ranked(game=name)
+
+    def list(self, request, *args, **kwargs):
+        """Computed once per recomputation of the game's ratings (api/caching.py)."""
+        try:
+            name = registry.get(self.kwargs["game"]).spec.name  # one scope per game, whatever alias
+        except registry.UnknownRuleset:
+            raise Http404 from None
+        return generation_cached(self, request, [leaderboard_scope(name)],
+                                 lambda: super(Leaderboard, self).list(request, *args, **kwargs))

@@ -13,7 +13,12 @@ Phases, one after the other against the same server, each with every client busy
    random match (60 %), the tournament's standings (20 %), the game's leaderboard (20 %);
 3. ``steps``: replay steps alone, each read new (no validator);
 4. ``steps, revalidated``: the same reads sent with the ETag a first read gave
-   (If-None-Match), which a finished match's reads answer 304 without folding.
+   (If-None-Match), which a finished match's reads answer 304 without folding;
+5. ``live``: the public steps of a match being played meanwhile (a built-in bot's event every
+   LIVE_EVENT_SECONDS, appended by a thread of this process through the match driver), each
+   read new, as anonymous spectators read them;
+6. ``live, revalidated``: the same, each client sending the ETag its last read of that step
+   gave (a 304 until the next event changes the step count).
 
 Per phase: requests, throughput, latency percentiles, 5xx and other failures. The limits of the
 API's throttles are raised for the run (one address sends everything), nothing else changes.
@@ -24,6 +29,7 @@ JSON on the last line of stdout (bench/run.py runs it in a subprocess).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import random
@@ -35,6 +41,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -44,8 +51,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 CLIENTS = 200
-SECONDS = {"full": {"health": 20, "mix": 60, "steps": 20, "revalidated": 20},
-           "quick": {"health": 3, "mix": 5, "steps": 3, "revalidated": 3}}
+SECONDS = {"full": {"health": 20, "mix": 60, "steps": 20, "revalidated": 20, "live": 20, "live revalidated": 20},
+           "quick": {"health": 3, "mix": 5, "steps": 3, "revalidated": 3, "live": 3, "live revalidated": 3}}
+LIVE_EVENT_SECONDS = 0.2  # a bot's move every 200 ms: a match that lasts the two live phases
+LIVE_STEPS = 40  # the live phases read steps 0-39 (there from the start: the phases may begin early)
 WARM_UP_SECONDS = 3
 CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/8")
 GAME = "trap-the-wizard"
@@ -96,7 +105,37 @@ def seed_database(url: str) -> dict:
     tournament = Tournament.objects.latest("pk")
     matches = [(str(m.pk), m.players, m.events.count())
                for m in Match.objects.filter(pairing_game__pairing__tournament=tournament)]
-    return {"tournament": tournament.pk, "matches": matches}
+    return {"tournament": tournament.pk, "matches": matches, "live": live_match_start()}
+
+
+def live_match_start() -> str:
+    """A match of two built-in bots (3 rounds: about a thousand events), played LIVE_STEPS
+    events far; live_match_play goes on with it."""
+    from bots.driver import match_drive
+    from bots.services import builtin_bot_versions, match_start
+
+    versions = [builtin_bot_versions(game=GAME)["random"]] * 2
+    match = match_start(ruleset=GAME, versions=versions, options={"rounds": 3}, queue=False)
+    match_drive(match_id=match.pk, max_events=LIVE_STEPS)
+    return str(match.pk)
+
+
+def live_match_play(match_id: str, stop) -> int:
+    """One event every LIVE_EVENT_SECONDS until ``stop`` is set or the match ends; returns the
+    events appended."""
+    from django.db import connection
+
+    from bots.driver import match_drive
+
+    played = 0
+    try:
+        while not stop.wait(LIVE_EVENT_SECONDS):
+            if match_drive(match_id=match_id, max_events=1) != "paused":
+                break
+            played += 1
+    finally:
+        connection.close()
+    return played
 
 
 def server_start(url: str, port: int, var_dir: str, **env_extra: str) -> subprocess.Popen:
@@ -111,7 +150,8 @@ def server_start(url: str, port: int, var_dir: str, **env_extra: str) -> subproc
     env.pop("DJANGO_SETTINGS_MODULE", None)
     server = subprocess.Popen(gunicorn_command(port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
+    # collectstatic runs first (deploy/gunicorn.conf.py): minutes on a loaded machine
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise SystemExit(f"gunicorn exited: {server.stderr.read()[-2000:]}")
@@ -122,7 +162,7 @@ def server_start(url: str, port: int, var_dir: str, **env_extra: str) -> subproc
         except OSError:
             time.sleep(0.2)
     server.kill()
-    raise SystemExit("gunicorn did not answer within 60 s")
+    raise SystemExit("gunicorn did not answer within 300 s")
 
 
 class Tally:
@@ -161,7 +201,8 @@ async def _request(reader, writer, port: int, path: str, headers: dict) -> tuple
     return status, answer
 
 
-async def _client(port: int, pick, deadline: float, tally: Tally | None, rng: random.Random) -> None:
+async def _client(port: int, pick, deadline: float, tally: Tally | None, rng: random.Random,
+                  etags: dict | None = None) -> None:
     connection = None
     while time.perf_counter() < deadline:
         kind, path, headers = pick(rng)
@@ -181,13 +222,16 @@ async def _client(port: int, pick, deadline: float, tally: Tally | None, rng: ra
                 tally.failures += 1
             await asyncio.sleep(0.05)
             continue
+        if etags is not None and "etag" in answer:
+            etags[path] = answer["etag"]  # sent back by the next read of the path (live revalidated)
         if tally is not None:
             tally.add(kind, status, time.perf_counter() - started)
     if connection is not None:
         connection[1].close()
 
 
-async def _phase(port: int, pick, seconds: float, *, warm_up: float = 0) -> tuple[Tally, float]:
+async def _phase(port: int, pick, seconds: float, *, warm_up: float = 0,
+                 etags: dict | None = None) -> tuple[Tally, float]:
     if warm_up:
         deadline = time.perf_counter() + warm_up
         await asyncio.gather(*(_client(port, pick, deadline, None, random.Random(i))
@@ -195,7 +239,7 @@ async def _phase(port: int, pick, seconds: float, *, warm_up: float = 0) -> tupl
     tally = Tally()
     started = time.perf_counter()
     deadline = started + seconds
-    await asyncio.gather(*(_client(port, pick, deadline, tally, random.Random(1000 + i))
+    await asyncio.gather(*(_client(port, pick, deadline, tally, random.Random(1000 + i), etags)
                            for i in range(CLIENTS)))
     return tally, time.perf_counter() - started
 
@@ -233,7 +277,7 @@ def run(quick: bool = False) -> dict:
     url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL
     seeded = seed_database(url)
     seconds = SECONDS["quick" if quick else "full"]
-    port = _free_port()
+    port = int(os.environ.get("BENCH_LOAD_PORT") or _free_port())
     tournament = seeded["tournament"]
 
     def health(rng):
@@ -269,12 +313,28 @@ def run(quick: bool = False) -> dict:
                 path = rng.choice(paths)
                 return "steps, revalidated", path, {"If-None-Match": known[path]}
 
+            def live(rng):
+                return "live steps", f"/api/matches/{seeded['live']}/steps/{rng.randrange(LIVE_STEPS)}/", {}
+
+            held: dict[str, str] = {}  # path -> the ETag of its last read (each response's)
+
+            def live_revalidated(rng):
+                path = f"/api/matches/{seeded['live']}/steps/{rng.randrange(LIVE_STEPS)}/"
+                return "live steps, revalidated", path, ({"If-None-Match": held[path]} if path in held else {})
+
             phases = {}
+            stop = threading.Event()
             for name, pick, warm in (("health", health, WARM_UP_SECONDS), ("mix", mix, WARM_UP_SECONDS),
-                                     ("steps", steps, 0), ("revalidated", revalidated, 0)):
+                                     ("steps", steps, 0), ("revalidated", revalidated, 0),
+                                     ("live", live, 0), ("live revalidated", live_revalidated, 0)):
+                if name == "live":  # the match is played on from here to the end of the run
+                    player = concurrent.futures.ThreadPoolExecutor(1).submit(live_match_play, seeded["live"], stop)
                 print(f"load: {name} for {seconds[name]} s ...", file=sys.stderr, flush=True)
-                tally, elapsed = asyncio.run(_phase(port, pick, seconds[name], warm_up=warm))
+                tally, elapsed = asyncio.run(_phase(port, pick, seconds[name], warm_up=warm,
+                                                    etags=held if name == "live revalidated" else None))
                 phases[name] = summary(tally, elapsed)
+            stop.set()
+            live_events = player.result()
         finally:
             server.terminate()
             try:
@@ -282,6 +342,7 @@ def run(quick: bool = False) -> dict:
             except subprocess.TimeoutExpired:
                 server.kill()
     return {"clients": CLIENTS, "server": " ".join(gunicorn_command(port)[2:]), "phases": phases,
+            "live_events": live_events, "load": os.getloadavg(),
             "matches": len(seeded["matches"]),
             "events": sum(events for _, _, events in seeded["matches"]),
             "cpus": os.cpu_count(), "quick": quick}
@@ -298,7 +359,9 @@ def report(figures: dict) -> list[str]:
              "no answer |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     titles = {"health": "`/api/health/` (trivial JSON)", "mix": "mix: steps 60 %, standings 20 %, "
-              "leaderboard 20 %", "steps": "steps alone", "revalidated": "steps revalidated (ETag, 304)"}
+              "leaderboard 20 %", "steps": "steps alone", "revalidated": "steps revalidated (ETag, 304)",
+              "live": "a live match's public steps, while it is played",
+              "live revalidated": "the same, revalidated (each client's last ETag)"}
     for name, phase in phases.items():
         lines.append(f"| {titles[name]} | {phase['seconds']:.0f} | {phase['requests']:,} | "
                      f"{phase['per_second']:,.0f} | {phase['per_second'] / base['per_second']:.2f}x | "
@@ -314,6 +377,10 @@ def report(figures: dict) -> list[str]:
             f"read, p95 {phases['revalidated']['p95_ms']:.0f} ms against {phases['steps']['p95_ms']:.0f} ms; "
             "a cache in front (a browser, the proxy) that holds a finished match's step does not ask at "
             "all for a day (Cache-Control: public, max-age=86400)."]
+    if "live_events" in figures:
+        lines += ["", f"The live match: {figures['live_events']} events appended during the live phases "
+                      f"(one every {LIVE_EVENT_SECONDS * 1000:.0f} ms). Load average at the end: "
+                      + ", ".join(f"{x:.2f}" for x in figures["load"]) + "."]
     if figures["quick"]:
         lines.append("(--quick: short phases, to check that it runs.)")
     return lines

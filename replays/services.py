@@ -21,6 +21,7 @@ from games.engine import chance, registry, signature
 from games.engine.log import (END_KINDS, GENESIS, Folder, LogError, created_payload, read_jsonl,
                               record_hash, sealed, validate)
 
+from .generations import generation_bump, tournament_scope
 from .models import Event, Match, Snapshot, Validation
 from .selectors import event_record, match_record_stream, match_records
 from .signing import end_payload_signed, signing_keys_public
@@ -214,6 +215,10 @@ def _match_close(*, match: Match, kind: str, payload: dict, when: dt.datetime) -
     match.save(update_fields=["status", "result", "ended_at"])
     match_id = str(match.id)
     transaction.on_commit(lambda: validate_match.delay(match_id))
+    # A tournament's standings and bracket show its matches' results (replays/generations.py).
+    tournament = Match.objects.filter(pk=match.pk).values_list("pairing_game__pairing__tournament", flat=True).first()
+    if tournament is not None:
+        generation_bump(tournament_scope(tournament))
 
 
 def match_create(*, ruleset: str, players: int, options: dict | None = None,

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from bots.models import Bot, BotVersion
 from bots.services import match_start
+from replays.generations import generation_bump, leaderboard_scope, tournament_scope
 from replays.models import Match
 from replays.services import AppendConflict, match_abort
 
@@ -86,6 +87,7 @@ def tournament_start(*, tournament: Tournament, queue: bool = True) -> list[Matc
              Entry.objects.filter(tournament=locked).values_list("pk", "seed")])
         locked.status = Tournament.Status.RUNNING
         locked.save(update_fields=["status"])
+        generation_bump(tournament_scope(locked.pk))
         started = tournament_advance(tournament_id=locked.pk, queue=queue)
     tournament.status = Tournament.Status.RUNNING
     return started
@@ -109,6 +111,7 @@ def tournament_cancel(*, tournament: Tournament) -> list:
             return []
         locked.status, locked.cancelled_at = Tournament.Status.CANCELLED, timezone.now()
         locked.save(update_fields=["status", "cancelled_at"])
+        generation_bump(tournament_scope(locked.pk))
         running = Match.objects.filter(pairing_game__pairing__tournament=locked, status=Match.Status.RUNNING)
         ids = list(running.values_list("pk", flat=True))
         running.update(driver_token=CANCELLED_TOKEN, driver_lease_until=timezone.now() + dt.timedelta(days=1))
@@ -153,6 +156,7 @@ def tournament_advance(*, tournament_id, queue: bool = True, wait: bool = True) 
             .filter(pk=tournament_id).first()
         if tournament is None or tournament.status != Tournament.Status.RUNNING:
             return []
+        generation_bump(tournament_scope(tournament.pk))  # a round, a game or the finish may follow
         results = tournament_results(tournament=tournament)
         started = [_start_game(tournament, pairing, number, queue)
                    for pairing, number in results.games_to_start]
@@ -262,6 +266,7 @@ def correction_record(*, tournament: Tournament, kind: str, reason: str, entry: 
     pairing result."""
     placings = correction_check(tournament=tournament, kind=kind, reason=reason, entry=entry,
                                 pairing=pairing, placings=placings)
+    generation_bump(tournament_scope(tournament.pk))
     return Correction.objects.create(tournament=tournament, kind=kind, entry=entry, pairing=pairing,
                                      placings=placings, reason=reason.strip(), created_by=created_by)
 
@@ -283,6 +288,7 @@ def ratings_recompute(*, game: str) -> int:
         Tournament.objects.filter(game=game, status=Tournament.Status.FINISHED, rated=False) \
             .update(rated=True)
         Rating.objects.filter(game=game).delete()
+        generation_bump(leaderboard_scope(game))
         for _, bots, was_rated in rating_fold(game=game, ratings=ratings):
             if was_rated:
                 for bot in bots:

@@ -12,6 +12,7 @@ from django.db.models import Max
 
 from bots.models import Bot, BotVersion
 from games.engine import InvalidOptions, registry
+from replays.generations import generation_bump, tournament_scope
 from replays.models import Match
 
 from . import formats
@@ -171,6 +172,7 @@ def tournament_draft_update(*, tournament: Tournament, **changes) -> Tournament:
         for key, value in fields.items():
             setattr(locked, key, value)
         locked.save(update_fields=list(fields))
+        generation_bump(tournament_scope(locked.pk))
     return locked
 
 
@@ -203,6 +205,7 @@ def tournament_entry_add(*, tournament: Tournament, bot_version: BotVersion, by)
         last = entries.aggregate(last=Max("seed"))["last"] or 0
         if last >= MAX_ENTRIES:
             raise DraftRefused(f"a tournament takes at most {MAX_ENTRIES} entries", code="entries_refused")
+        generation_bump(tournament_scope(locked.pk))
         return Entry.objects.create(tournament=locked, bot_version=bot_version, seed=last + 1)
 
 
@@ -218,6 +221,7 @@ def tournament_entry_remove(*, tournament: Tournament, entry: Entry, by) -> None
             raise DraftRefused("only the bot's owner withdraws an entry, or the organiser removes it",
                                code="not_owner")
         row.delete()
+        generation_bump(tournament_scope(locked.pk))
         # One at a time, lowest first: each seed moves into the one just freed, so the unique
         # (tournament, seed) constraint holds after every statement.
         for later in Entry.objects.filter(tournament=locked, seed__gt=row.seed).order_by("seed"):

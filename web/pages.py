@@ -32,6 +32,7 @@ from replays.selectors import match_folder, match_head, match_records
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_bracket, tournament_standings
 
+from api.caching import match_read, store, stored_response
 from api.errors import error_response
 from api.permissions import match_seats_of, matches_visible_to, may_view_everything
 from api.serializers_matches import seat_number
@@ -478,7 +479,12 @@ def match_frames_json(request, match_id):
 
     The ETag names the head of the log, so a conditional request is answered from one index
     read; a finished match's pages may be cached (its log is closed), a live one's revalidated."""
-    match, perspectives = _visible_match(request, match_id)
+    # A finished match's row and head come from memory and its pages from the shared cache
+    # (api/caching.py): after its end every perspective is everyone's, the same bytes for all.
+    match = match_read(match_id)
+    finished = match.status != Match.Status.RUNNING
+    perspectives = ([PUBLIC, *map(str, range(match.players)), FULL] if finished
+                    else perspectives_for(match, request.user))
     perspective = request.GET.get("seat", PUBLIC)
     if perspective not in (PUBLIC, FULL):
         seat = seat_number(perspective)
@@ -495,16 +501,18 @@ def match_frames_json(request, match_id):
         if perspective in (PUBLIC, FULL) or int(perspective) < match.players:
             raise PermissionDenied("that perspective is hidden while the match runs")
         raise Http404("no such perspective")
-    head = match_head(match=match)
+    head = None if match.head_seq is None else {"seq": match.head_seq, "hash": match.head_hash}
     etag = _frames_etag(match, head, perspective, first, count)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response = HttpResponseNotModified()
-    else:
+    elif not finished or (response := stored_response(etag)) is None:
         page = match_frames(match=match, perspective=perspective, first=first, count=count)
         response = JsonResponse({"match": str(match.id), "perspective": perspective,
                                  "status": match.status, "result": match.result,
                                  "events": _steps(head), **page},
                                 json_dumps_params={"separators": (",", ":")})
+        if finished:
+            store(etag, response)
     response["ETag"] = etag
     response["Cache-Control"] = (LIVE_CACHE_CONTROL if match.status == Match.Status.RUNNING
                                  else FINISHED_CACHE_CONTROL)

@@ -110,6 +110,19 @@ def first(match, kind: str, seat=None) -> int:
                 if r["kind"] == kind and (seat is None or r["seat"] == seat))
 
 
+def played_until_seat_acts(live, seat: int) -> int:
+    """The seq of ``seat``'s first action in the live match, played on an event at a time until
+    there is one (the deal follows from the seed and the match's random id, so the seat may not
+    have acted in the fixture's 12 events); the match is still live."""
+    for _ in range(60):
+        if any(r["kind"] == "action" and r["seat"] == seat for r in match_records(match=live)):
+            break
+        driver.match_drive(match_id=live.pk, max_events=1)
+    live.refresh_from_db()
+    assert live.status == Match.Status.RUNNING
+    return first(live, "action", seat=seat)
+
+
 # -- list ---------------------------------------------------------------------------------------
 
 def test_it_lists_every_match_to_everyone_anonymous_visitors_included(live, ended, people):
@@ -218,15 +231,7 @@ def test_it_redacts_live_events_for_all_but_staff(live, people):
     assert event["payload"]["outcome"] == "redacted" and event["redacted"] is True
     assert "hash" not in event and "prev_hash" not in event
     assert isinstance(c["staff"].get(deal).json()["event"]["payload"]["outcome"], list)
-    # The deal follows from the seed and the match's random id, so seat 1 may not have acted in
-    # the fixture's 12 events: the match goes on, an event at a time, until it has (still live).
-    for _ in range(60):
-        if any(r["kind"] == "action" and r["seat"] == 1 for r in match_records(match=live)):
-            break
-        driver.match_drive(match_id=live.pk, max_events=1)
-    live.refresh_from_db()
-    assert live.status == Match.Status.RUNNING
-    bobs = url(live, f"steps/{first(live, 'action', seat=1)}/")
+    bobs = url(live, f"steps/{played_until_seat_acts(live, 1)}/")
     assert c["alice"].get(bobs).json()["event"]["payload"] == {"action": "redacted"}
     shown = c["bob"].get(bobs).json()["event"]
     assert shown["redacted"] is False and shown["payload"]["action"] != "redacted"

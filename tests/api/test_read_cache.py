@@ -1,0 +1,231 @@
+"""Reads served from memory (issue 42, items 2 and 3; docs/caching.md): a cached read is the
+read a fresh fold gives, for every perspective; nothing a seat may see is ever served to another
+reader; a write that changes standings or a leaderboard is seen by the next read; and the reads
+cost the few queries counted here."""
+import json
+import os
+import secrets
+
+import pytest
+from django.core.cache import cache, caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from api import caching
+from bots import driver
+from replays.models import Match
+from replays.selectors import match_folder, match_records
+from tournaments.services import correction_record, ratings_recompute
+
+from .test_matches_api import SORCADO, client_for, played_until_seat_acts, start, url
+from .test_matches_api import live, people, stand_ins, versions  # noqa: F401  (fixtures)
+
+
+@pytest.fixture(autouse=True)
+def shared_cache(settings):
+    """On the PostgreSQL + Redis pass (CELERY_BROKER_URL set) the cache is Redis, as deployed
+    (CACHE_URL), under a key prefix of this test's, so nothing else's keys are touched."""
+    broker = os.environ.get("CELERY_BROKER_URL")
+    if broker:
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                       "LOCATION": broker, "KEY_PREFIX": f"read-cache-test-{secrets.token_hex(8)}"}}
+        assert type(caches["default"]).__name__ == "RedisCache"
+    yield
+
+
+def forget():
+    """Empty the shared cache and this process's memory of finished matches: the next read is
+    computed afresh, as on a cold server. (Redis: a fresh key prefix, since emptying the
+    database would empty the broker's queues too.)"""
+    if type(caches["default"]).__name__ == "RedisCache":
+        caches["default"].key_prefix = f"read-cache-test-{secrets.token_hex(8)}"
+    else:
+        cache.clear()
+    with caching._finished_lock:
+        caching._finished.clear()
+        caching._bodies.clear()
+        caching._bodies_size = 0
+
+
+@pytest.fixture
+def played(stand_ins, versions, django_capture_on_commit_callbacks, eager_tasks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = start("sorcado", versions, options=SORCADO, seed=b"cached".ljust(32, b"."))
+    assert match.status == Match.Status.ENDED
+    return match
+
+
+def test_it_serves_a_finished_step_as_a_fresh_fold_gives_it_from_every_perspective(played, people):
+    reader = client_for()
+    last = match_folder(match=played).seq
+    for n in (0, 7, last // 2, last):
+        for seat in ("", "?seat=0", "?seat=1", "?seat=all"):
+            path = url(played, f"steps/{n}/{seat}")
+            forget()
+            fresh = reader.get(path)
+            with CaptureQueriesContext(connection) as queries:
+                cached = client_for(people["carol"]).get(path)
+            assert fresh.status_code == 200 and cached.content == fresh.content, path
+            assert len(queries) == 0, (path, [q["sql"] for q in queries])  # memory and the cache alone
+            assert cached["ETag"] == fresh["ETag"]
+    # ... and the fresh read is the fold: the view of seat 1 at the head is the engine's.
+    folder = match_folder(match=played)
+    body = reader.get(url(played, f"steps/{last}/?seat=1")).json()
+    assert body["view"] == json.loads(json.dumps(folder.ruleset.view(folder.state, 1)))
+    assert body["steps"] == last + 1 and body["event"]["kind"] == "match_ended"
+
+
+@pytest.mark.parametrize("tail", ["events/?limit=5", "events/?after=10&limit=3", "export/"])
+def test_it_serves_finished_events_and_exports_as_read_fresh(played, tail):
+    forget()
+    fresh = client_for().get(url(played, tail))
+    with CaptureQueriesContext(connection) as queries:
+        cached = client_for().get(url(played, tail))
+    assert fresh.status_code == 200 and cached.content == fresh.content and len(queries) == 0
+    assert cached["Content-Type"] == fresh["Content-Type"]
+    if tail == "export/":
+        assert cached["Content-Disposition"] == fresh["Content-Disposition"]
+        assert cached.content.decode().splitlines()[0] == json.dumps(
+            match_records(match=played, last=0)[0], separators=(",", ":"), sort_keys=True)
+
+
+def test_a_seats_live_view_is_never_served_to_another_seat_or_an_anonymous_reader(live, people):
+    c = {"anonymous": client_for(), **{name: client_for(user) for name, user in people.items()}}
+    # Bob acts at some point: play on (live) until he has, so his action is hidden from alice.
+    bobs = url(live, f"steps/{played_until_seat_acts(live, 1)}/")
+    # Bob (the owner) reads the public step first: his own action shown to him, and not kept.
+    own = c["bob"].get(bobs)
+    assert own.json()["event"]["payload"]["action"] != "redacted" and "ETag" not in own
+    for who in ("anonymous", "carol", "alice"):
+        shown = c[who].get(bobs)
+        assert shown.json()["event"]["payload"] == {"action": "redacted"}, who
+        assert shown["Cache-Control"] == "private, no-cache"
+    # ... and after everyone else read (and so cached) the redacted one, bob still gets his.
+    assert c["bob"].get(bobs).json()["event"]["payload"]["action"] != "redacted"
+    assert c["staff"].get(bobs).json()["event"]["payload"]["action"] != "redacted"
+    # Seat views and the full state of a live match are neither tagged nor cached.
+    head = url(live, f"steps/{live.events.count() - 1}/")
+    alices = c["alice"].get(head + "?seat=0")
+    assert alices.status_code == 200 and "hand" in alices.json()["view"] and "ETag" not in alices
+    for who in ("anonymous", "carol", "bob"):
+        assert c[who].get(head + "?seat=0").status_code == 403, who
+        assert "hand" not in c[who].get(head).json()["view"], who
+    assert c["alice"].get(head + "?seat=all").status_code == 403
+
+
+def test_a_live_public_step_is_computed_once_per_event_for_every_reader(live, people):
+    step = url(live, "steps/3/")
+    first_read = client_for().get(step)
+    with CaptureQueriesContext(connection) as queries:
+        again = client_for(people["carol"]).get(step)
+    # carol owns no seat: her seats are looked up (1 query), and the match with its head (1)
+    assert again.content == first_read.content and len(queries) == 2, [q["sql"] for q in queries]
+    with CaptureQueriesContext(connection) as queries:
+        assert client_for().get(step, HTTP_IF_NONE_MATCH=first_read["ETag"]).status_code == 304
+    assert len(queries) == 1  # the match and its head
+    driver.match_drive(match_id=live.pk, max_events=1)  # the next event
+    after = client_for().get(step)
+    assert after.status_code == 200 and after["ETag"] != first_read["ETag"]
+    assert after.json()["steps"] == first_read.json()["steps"] + 1
+    assert after.json()["view"] == first_read.json()["view"]  # step 3 itself is as it was
+    assert client_for().get(step, HTTP_IF_NONE_MATCH=first_read["ETag"]).status_code == 200
+
+
+@pytest.fixture
+def cup(organiser_user, builtins, eager_tasks, django_capture_on_commit_callbacks):
+    """A finished 4-bot round robin of sorcado, rated."""
+    from .conftest import filled_draft
+    from tournaments.services_drafts import tournament_draft_start
+
+    tournament = filled_draft(organiser_user, builtins, 4)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_draft_start(tournament=tournament)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_standings_are_computed_once_per_change_and_a_correction_is_seen_at_once(cup, organiser_user):
+    from tournaments.models import Entry
+
+    path = f"/api/tournaments/{cup.pk}/standings/"
+    before = client_for().get(path)
+    assert before.status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        again = client_for().get(path, HTTP_IF_NONE_MATCH='"other"')
+    assert again.content == before.content and len(queries) == 0
+    with CaptureQueriesContext(connection) as queries:
+        assert client_for().get(path, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 304
+    assert len(queries) == 0
+    leader = before.json()["results"][0]["entry"]
+    correction_record(tournament=cup, kind="disqualify", reason="tests: a late disqualification",
+                      entry=Entry.objects.get(pk=leader), created_by=organiser_user)
+    after = client_for().get(path)
+    assert after["ETag"] != before["ETag"]
+    rows = {row["entry"]: row for row in after.json()["results"]}
+    assert rows[leader]["disqualified"] is True and after.json()["results"][0]["entry"] != leader
+    forget()
+    assert client_for().get(path).content == after.content  # as a fresh computation has it
+
+
+def test_a_match_end_changes_the_cached_bracket(cup):
+    from tournaments.models import PairingGame
+
+    path = f"/api/tournaments/{cup.pk}/bracket/"
+    before = client_for().get(path)
+    match = PairingGame.objects.filter(pairing__tournament=cup).first().match
+    # Any write of the tournament's through the services replaces its generation; a match end
+    # too, which is checked here without playing another match: the generation changes.
+    from replays.generations import generations_of, tournament_scope
+    from replays.services import _match_close
+
+    old = generations_of([tournament_scope(cup.pk)])
+    _match_close(match=match, kind="match_ended", payload={"result": match.result}, when=match.ended_at)
+    assert generations_of([tournament_scope(cup.pk)]) != old
+    assert client_for().get(path, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 200
+
+
+def test_the_leaderboard_changes_when_the_ratings_are_recomputed(cup):
+    from tournaments.models import Rating
+
+    path = "/api/leaderboards/sorcado/"
+    before = client_for().get(path)
+    rated = before.json()["count"]
+    assert before.status_code == 200 and rated >= 2
+    Rating.objects.filter(game="sorcado").delete()  # outside the services: not seen ...
+    assert client_for().get(path).content == before.content
+    ratings_recompute(game="sorcado")  # ... until the ratings are written by their service
+    after = client_for().get(path)
+    assert after["ETag"] != before["ETag"] and after.json()["count"] == rated
+    assert client_for().get(path).content == after.content
+
+
+def test_an_unknown_game_has_no_leaderboard_and_nothing_is_cached_for_it(db):
+    for _ in range(2):
+        response = client_for().get("/api/leaderboards/nothing-such/")
+        assert response.status_code == 404 and "ETag" not in response
+
+
+@pytest.mark.parametrize("query", ["", "?seat=1&from=20&count=10", "?seat=full"])
+def test_the_viewers_frames_of_a_finished_match_are_served_as_computed_fresh(played, people, query):
+    path = f"/matches/{played.pk}/frames.json{query}"
+    forget()
+    fresh = client_for().get(path)
+    with CaptureQueriesContext(connection) as queries:
+        cached = client_for(people["bob"]).get(path)
+    assert fresh.status_code == 200 and cached.content == fresh.content and len(queries) == 0
+    assert cached["ETag"] == fresh["ETag"] and fresh.json()["frames"]
+
+
+def test_the_viewers_live_frames_are_never_shared(live, people):
+    from django.test import Client
+
+    def signed_in(user):
+        client = Client()
+        client.force_login(user)
+        return client
+
+    path = f"/matches/{live.pk}/frames.json?seat=0"
+    assert signed_in(people["alice"]).get(path).status_code == 200
+    for who in ("bob", "carol"):
+        assert signed_in(people[who]).get(path).status_code == 403, who
+    assert Client().get(path).status_code == 403

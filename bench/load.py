@@ -51,9 +51,16 @@ CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/8")
 GAME = "trap-the-wizard"
 
 
-def gunicorn_command(port: int) -> list[str]:
+# The reference server of the throughput phases: the same gunicorn, processes and threads with
+# the WSGI application in gunicorn's thread workers (gthread), as deployed before the remote
+# seats' streams moved to an event loop (config/asgi.py).
+THREADS_REFERENCE = ["--worker-class", "gthread", "--threads", "4", "config.wsgi:application"]
+
+
+def gunicorn_command(port: int, reference: bool = False) -> list[str]:
     """The Dockerfile's gunicorn command line, bound to ``port`` on the loopback (server_start
-    turns the access log off: ARENA_ACCESS_LOG, deploy/gunicorn.conf.py)."""
+    turns the access log off: ARENA_ACCESS_LOG, deploy/gunicorn.conf.py); with ``reference`` the
+    threads reference (THREADS_REFERENCE: its options override the configuration file's)."""
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     found = re.search(r"exec (gunicorn [^\"]+)", dockerfile)
     if not found:
@@ -68,7 +75,7 @@ def gunicorn_command(port: int) -> list[str]:
             skip = True
             continue
         command.append(word)
-    return [sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}"]
+    return [sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}", *(THREADS_REFERENCE if reference else [])]
 
 
 def _free_port() -> int:
@@ -99,9 +106,10 @@ def seed_database(url: str) -> dict:
     return {"tournament": tournament.pk, "matches": matches}
 
 
-def server_start(url: str, port: int, var_dir: str, **env_extra: str) -> subprocess.Popen:
-    """gunicorn as the Dockerfile starts it, on the database ``url``, the throttles' limits raised
-    (one address sends everything), answering its health probe; ``env_extra`` e.g. a broker."""
+def server_start(url: str, port: int, var_dir: str, reference: bool = False, **env_extra: str) -> subprocess.Popen:
+    """gunicorn as the Dockerfile starts it (or the threads reference), on the database ``url``,
+    the throttles' limits raised (one address sends everything), answering its health probe;
+    ``env_extra`` e.g. a broker."""
     env = dict(os.environ, DATABASE_URL=url, CACHE_URL=CACHE_URL, DEBUG="0",
                SECRET_KEY=secrets.token_urlsafe(48), ALLOWED_HOSTS="127.0.0.1",
                # Plain HTTP on the loopback: in production the proxy in front holds TLS.
@@ -109,7 +117,7 @@ def server_start(url: str, port: int, var_dir: str, **env_extra: str) -> subproc
                API_THROTTLE_ANON="100000000/minute", API_THROTTLE_USER="100000000/minute",
                CACHE_KEY_PREFIX=f"bench-load-{secrets.token_hex(4)}", **env_extra)
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    server = subprocess.Popen(gunicorn_command(port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+    server = subprocess.Popen(gunicorn_command(port, reference), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -256,6 +264,8 @@ def run(quick: bool = False) -> dict:
     known: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="arena-bench-load-") as var_dir:
         server = server_start(url, port, var_dir)
+        reference_port = _free_port()
+        reference_server = server_start(url, reference_port, var_dir, reference=True)
         try:
             for _ in range(500):
                 path = _step_path(seeded, rng)
@@ -269,19 +279,25 @@ def run(quick: bool = False) -> dict:
                 path = rng.choice(paths)
                 return "steps, revalidated", path, {"If-None-Match": known[path]}
 
-            phases = {}
+            phases, reference = {}, {}
             for name, pick, warm in (("health", health, WARM_UP_SECONDS), ("mix", mix, WARM_UP_SECONDS),
                                      ("steps", steps, 0), ("revalidated", revalidated, 0)):
                 print(f"load: {name} for {seconds[name]} s ...", file=sys.stderr, flush=True)
                 tally, elapsed = asyncio.run(_phase(port, pick, seconds[name], warm_up=warm))
                 phases[name] = summary(tally, elapsed)
+                if name in ("health", "mix"):  # the same phase against the reference, right after
+                    print(f"load: {name} against the threads reference ...", file=sys.stderr, flush=True)
+                    tally, elapsed = asyncio.run(_phase(reference_port, pick, seconds[name], warm_up=warm))
+                    reference[name] = summary(tally, elapsed)
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for running in (server, reference_server):
+                running.terminate()
+                try:
+                    running.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    running.kill()
     return {"clients": CLIENTS, "server": " ".join(gunicorn_command(port)[2:]), "phases": phases,
+            "reference": {"server": " ".join(gunicorn_command(reference_port, True)[2:]), "phases": reference},
             "matches": len(seeded["matches"]),
             "events": sum(events for _, _, events in seeded["matches"]),
             "cpus": os.cpu_count(), "quick": quick}
@@ -304,6 +320,17 @@ def report(figures: dict) -> list[str]:
                      f"{phase['per_second']:,.0f} | {phase['per_second'] / base['per_second']:.2f}x | "
                      f"{phase['p50_ms']:.0f} | {phase['p95_ms']:.0f} | {phase['p99_ms']:.0f} | "
                      f"{phase['server_errors']} | {phase['failures']} |")
+    reference = figures.get("reference")
+    if reference and reference["phases"]:
+        lines += ["", f"Against the threads reference `{reference['server']}` (the WSGI application in "
+                  "gunicorn's thread workers), each phase run right after the deployed server's:", "",
+                  "| phase | requests/s | deployed / reference | p50 ms | p95 ms | p99 ms | 5xx | no answer |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for name, phase in reference["phases"].items():
+            lines.append(f"| {titles[name]} | {phase['per_second']:,.0f} | "
+                         f"{phases[name]['per_second'] / phase['per_second']:.2f}x | {phase['p50_ms']:.0f} | "
+                         f"{phase['p95_ms']:.0f} | {phase['p99_ms']:.0f} | {phase['server_errors']} | "
+                         f"{phase['failures']} |")
     mix = phases["mix"]
     lines += ["", "In the mix, per kind: " + "; ".join(
         f"{kind} {values['requests']:,} requests, median {values['median_ms']:.0f} ms, p95 "

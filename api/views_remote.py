@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from bots.remote import (AnswerRefused, AsyncBell, Bell, act_from_payload, owner_channel, remote_act_answer,
                          remote_acts_open, sqlite_patient)
+from bots.services import remote_matches_resume
 from replays.models import Match
 
 from .errors import ApiError
@@ -166,7 +167,10 @@ class _StreamLines:
         return [_line(message)]
 
     def from_rows(self) -> list[bytes]:
-        """The open acts not sent yet and the results due, read from the database."""
+        """The open acts not sent yet and the results due, read from the database (after
+        bringing back the owner's matches whose driver died with a dev server:
+        remote_matches_resume)."""
+        sqlite_patient(lambda: remote_matches_resume(user=self.user))
         lines = []
         for act in sqlite_patient(lambda: list(remote_acts_open(user=self.user))):
             lines += self._act((act.pk, act.published_at.isoformat()), act.message)
@@ -258,6 +262,7 @@ class RemoteNext(APIView):
     @extend_schema(parameters=[NextInput], responses={200: ActsOutput})
     def get(self, request):
         wait = _params(NextInput, request)["wait"]
+        sqlite_patient(lambda: remote_matches_resume(user=request.user))
         if request.META.get(ASYNC_TAIL) and wait:
             user = request.user
             acts = [act.message for act in sqlite_patient(lambda: list(remote_acts_open(user=user)))]

@@ -293,6 +293,8 @@ def _remote_moves(moves: int, base: str, token: str, version, opponent) -> tuple
 
     client = MeasuringClient(base, token)
     client.start()
+    heard = _RingListener(version.bot.owner_id)
+    heard.start()
     rows, started, matches = [], time.perf_counter(), []
     while client.moves < moves:
         if not client.is_alive():
@@ -311,13 +313,39 @@ def _remote_moves(moves: int, base: str, token: str, version, opponent) -> tuple
             continue
         charged = (act.answered_at - act.published_at).total_seconds()
         read, posted = client.walls[(str(act.match_id), act.turn)]
+        rung = heard.times.get(act.pk)
         rows.append({"charged_ms": charged * 1000, "thinking_ms": thinking * 1000,
                      "delivery_ms": (read - act.published_at.timestamp()) * 1000,
+                     "rung_ms": None if rung is None else (rung - act.published_at.timestamp()) * 1000,
                      "return_ms": (act.answered_at.timestamp() - posted) * 1000})
     timed_out = RemoteAct.objects.filter(match__in=matches, status="timed_out").count()
     if timed_out:
         print(f"remote bench: {timed_out} acts timed out", file=sys.stderr)
     return rows, wall / max(1, len(rows))
+
+
+class _RingListener(threading.Thread):
+    """The owner's bell heard from Redis by a listener of the bench's own: when each act's ring
+    (its payload) arrived, on the wall clock, to split the act's way out in two: the driver's
+    commit and the publish, then the stream's process and the client."""
+
+    def __init__(self, owner_id):
+        super().__init__(daemon=True)
+        import redis
+
+        from bots.remote import owner_channel
+
+        self.times: dict = {}
+        self.pubsub = redis.Redis.from_url(BROKER_URL).pubsub(ignore_subscribe_messages=True)
+        self.pubsub.subscribe(owner_channel(owner_id))
+
+    def run(self) -> None:
+        from bots.remote import act_from_payload
+
+        for message in self.pubsub.listen():
+            found = act_from_payload(message["data"])
+            if found is not None:
+                self.times.setdefault(found[0][0], time.time())
 
 
 def _uploaded_moves(moves: int, opponent) -> tuple[list[float], str, float]:
@@ -390,6 +418,8 @@ def run(quick: bool = False) -> dict:
                             "max": max(overhead), "mean": statistics.fmean(overhead)},
             "delivery_ms": {"p50": _percentile([r["delivery_ms"] for r in rows], 0.5),
                             "p95": _percentile([r["delivery_ms"] for r in rows], 0.95)},
+            "rung_ms": {"p50": _percentile([r["rung_ms"] for r in rows if r["rung_ms"] is not None], 0.5),
+                        "p95": _percentile([r["rung_ms"] for r in rows if r["rung_ms"] is not None], 0.95)},
             "return_ms": {"p50": _percentile([r["return_ms"] for r in rows], 0.5),
                           "p95": _percentile([r["return_ms"] for r in rows], 0.95)},
             "charged_at_zero_ms": {"p50": _percentile(at_zero, 0.5), "p95": _percentile(at_zero, 0.95),
@@ -423,6 +453,8 @@ def report(figures: dict) -> list[str]:
         f"| {o['mean']:.1f} | {o['max']:.1f} |",
         f"| of which the act's way to the client (published to read) | {figures['delivery_ms']['p50']:.1f} "
         f"| {figures['delivery_ms']['p95']:.1f} | | |",
+        f"| ... of that, published to the bell heard by a listener in Redis (the driver's commit, the publish) "
+        f"| {figures['rung_ms']['p50']:.1f} | {figures['rung_ms']['p95']:.1f} | | |",
         f"| of which the answer's way back (POST sent to taken) | {figures['return_ms']['p50']:.1f} "
         f"| {figures['return_ms']['p95']:.1f} | | |",
         f"| charged, moves the client answered at once | {z['p50']:.1f} | {z['p95']:.1f} | {z['mean']:.1f} | |",

@@ -422,6 +422,12 @@ class RemoteSeat:
         fields = {"message": body, "published_at": now, "deadline": now + dt.timedelta(milliseconds=window_ms)}
         # One transaction: the act is seen (by the stream) only with its final stamp, once.
         with transaction.atomic():
+            if connection.vendor == "postgresql":
+                # Its COMMIT does not wait for the disk: the seat's clock runs from the stamp, and
+                # the row is no record (a driver that resumes publishes it again); the answer's
+                # and the events' commits stay durable.
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
             RemoteAct.objects.filter(match_id=self.match_id, seat=self.seat, status=RemoteAct.Status.OPEN) \
                 .exclude(turn=turn).update(status=RemoteAct.Status.CLOSED)
             act, created = RemoteAct.objects.get_or_create(

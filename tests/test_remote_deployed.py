@@ -13,7 +13,6 @@ the site answers all along."""
 import json
 import os
 import secrets
-import signal
 import socket
 import subprocess
 import sys
@@ -25,6 +24,8 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 import pytest
+
+from tests.conftest import stop_process_group
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "trap-the-wizard"
@@ -97,12 +98,7 @@ def deployed(request, tmp_path):
                 time.sleep(0.5)
         yield base
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        stop_process_group(server, timeout=40)
         log.close()
 
 

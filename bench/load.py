@@ -17,6 +17,10 @@ Phases, one after the other against the same server, each with every client busy
 
 Per phase: requests, throughput, latency percentiles, 5xx and other failures. The limits of the
 API's throttles are raised for the run (one address sends everything), nothing else changes.
+The ``health`` and ``mix`` phases also run, each right after the deployed server's, against a
+reference started beside it: the same gunicorn with the WSGI application in gunicorn's own
+thread workers (THREADS_REFERENCE), as deployed before the remote seats' streams moved to an
+event loop; the ratio says what uvicorn's worker and its threads cost or gain.
 
 Run alone: ``.venv/bin/python bench/load.py [--quick]``: the report on stderr, the figures as
 JSON on the last line of stdout (bench/run.py runs it in a subprocess).

@@ -167,6 +167,12 @@ def test_a_remote_bot_plays_a_tournament_against_builtin_bots_through_gunicorn_a
         assert all(stream.lines[:1] == [{"type": "keepalive"}] for stream in streams)
         # every thread of the server would be taken by now, were the streams served in threads
         assert _call(base, "/api/health/") == {"status": "ok"}
+        # the long poll waits on the event loop too, then answers as the API does; refusals as ever
+        assert _call(base, "/api/remote/next/?wait=1", token=token) == {"acts": []}
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}/api/remote/stream/", timeout=30)
+        assert refused.value.code == 401
+        assert json.load(refused.value)["error"]["code"] == "not_authenticated"
 
         _call(base, f"/api/tournaments/{cup['id']}/start/", {}, token)
         client = subprocess.run(

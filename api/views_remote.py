@@ -1,6 +1,8 @@
 """Remote seats (docs/remote.md): the owner's client gets the acts of its remote bots' seats by a
 stream of JSON lines or a long poll, and answers each with a POST naming match, seat and turn.
-Token or session authentication alike, so a browser's seat can use the same endpoints."""
+Token or session authentication alike, so a browser's seat can use the same endpoints. Served as
+deployed (config/asgi.py), the stream and the long poll wait on the server's event loop
+(ASYNC_TAIL), not in one of its threads; the dev server and the test client wait in the thread."""
 from __future__ import annotations
 
 import json

@@ -18,7 +18,9 @@ the append with an expected seq, so it is written once.
 Waiting is a poll of the row, woken early by a bell: Redis publish/subscribe where a Redis
 broker runs (any web process may take the answer, any worker waits for it), a condition
 variable of this process otherwise (the embedded defaults: the driver runs in the process that
-started the match, and the dev server takes the answer in another of its threads).
+started the match, and the dev server takes the answer in another of its threads). The owner's
+bell carries the act itself (act_payload), so a stream sends it without reading the rows; the
+streams served on an event loop (config/asgi.py) listen through AsyncBell.
 """
 from __future__ import annotations
 

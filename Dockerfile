@@ -17,7 +17,8 @@ COPY . .
 # is signed at build time).
 RUN DEBUG=0 SECRET_KEY=collectstatic-only ARENA_VAR_DIR=/app/var python manage.py collectstatic --noinput
 EXPOSE 8000
-# The production server: gunicorn with deploy/gunicorn.conf.py (DEBUG off, 4 processes x 4
-# threads, so at most 16 requests run at once and at most 16 database connections are open;
-# more clients wait in the listen backlog instead of exhausting PostgreSQL's connections).
+# The production server: gunicorn with deploy/gunicorn.conf.py (DEBUG off, 4 processes of
+# uvicorn's worker, each an event loop in front of 4 threads: at most 16 requests run at once
+# and at most 16 database connections are open, while the remote seats' streams wait on the
+# event loops, hundreds at once: config/asgi.py, docs/remote.md "Deployment").
 CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py builtinbots && exec gunicorn -c deploy/gunicorn.conf.py --bind 0.0.0.0:8000"]

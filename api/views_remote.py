@@ -1,6 +1,8 @@
 """Remote seats (docs/remote.md): the owner's client gets the acts of its remote bots' seats by a
 stream of JSON lines or a long poll, and answers each with a POST naming match, seat and turn.
-Token or session authentication alike, so a browser's seat can use the same endpoints."""
+Token or session authentication alike, so a browser's seat can use the same endpoints. Served as
+deployed (config/asgi.py), the stream and the long poll wait on the server's event loop
+(ASYNC_TAIL), not in one of its threads; the dev server and the test client wait in the thread."""
 from __future__ import annotations
 
 import json
@@ -15,10 +17,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bots.remote import AnswerRefused, Bell, owner_channel, remote_act_answer, remote_acts_open, sqlite_patient
+from bots.remote import (AnswerRefused, AsyncBell, Bell, act_from_payload, owner_channel, remote_act_answer,
+                         remote_acts_open, sqlite_patient)
+from bots.services import remote_matches_resume
 from replays.models import Match
 
 from .errors import ApiError
@@ -71,6 +76,12 @@ class AnswerOutput(serializers.Serializer):
                                                     "publication to this answer's arrival.")
 
 
+# Set in the request's environ by a server with an event loop (config/asgi.py): a view may then
+# leave its waiting to the loop, as ``response.async_tail(run_sync, disconnected)``, an async
+# iterator of the body's chunks, instead of holding one of the server's threads while it waits.
+ASYNC_TAIL = "arena.async_tail"
+
+
 def _params(serializer_class, request) -> dict:
     data = serializer_class(data=request.query_params)
     data.is_valid(raise_exception=True)
@@ -93,7 +104,11 @@ class RemoteStream(APIView):
     def get(self, request):
         seconds = _params(StreamInput, request)["seconds"] or _stream_seconds()
         _send_at_once(request)
-        response = StreamingHttpResponse(_acts_stream(request.user, seconds), content_type="application/x-ndjson")
+        user = request.user
+        response = StreamingHttpResponse(_acts_stream(user, seconds), content_type="application/x-ndjson")
+        if request.META.get(ASYNC_TAIL):
+            response.async_tail = lambda run_sync, disconnected: _acts_lines_async(
+                user, seconds, run_sync, disconnected)
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
         return response
@@ -137,30 +152,95 @@ def _acts_stream(user, seconds: float):
         open_streams.add(-1)
 
 
+class _StreamLines:
+    """What one stream connection sends: each open act once per publication (its key: the row
+    and its published_at), and a result line per seat it was asked in when that match is over."""
+
+    def __init__(self, user):
+        self.user = user
+        self.sent: set = set()
+        self.asked: dict[str, set[int]] = {}  # match id -> seats this connection sent acts for
+
+    def _act(self, key: tuple, message: dict) -> list[bytes]:
+        if key in self.sent:
+            return []
+        self.sent.add(key)
+        self.asked.setdefault(str(message["match"]), set()).add(message["seat"])
+        return [_line(message)]
+
+    def from_rows(self) -> list[bytes]:
+        """The open acts not sent yet and the results due, read from the database (after
+        bringing back the owner's matches whose driver died with a dev server:
+        remote_matches_resume)."""
+        sqlite_patient(lambda: remote_matches_resume(user=self.user))
+        lines = []
+        for act in sqlite_patient(lambda: list(remote_acts_open(user=self.user))):
+            lines += self._act((act.pk, act.published_at.isoformat()), act.message)
+        return lines + list(_results(self.asked))
+
+    def from_bell(self, payloads: list[bytes]) -> tuple[list[bytes], bool]:
+        """The acts the bell's payloads carry (act_payload), and whether a ring carried
+        something else (a match's end, a ring without Redis' payload): then read the rows."""
+        lines, other = [], not payloads
+        for payload in payloads:
+            found = act_from_payload(payload)
+            if found is None:
+                other = True
+            else:
+                lines += self._act(*found)
+        return lines, other
+
+
 def _acts_lines(user, seconds: float):
     end = time.monotonic() + seconds
     keepalive = _keepalive_seconds()
     bell = Bell(owner_channel(user.pk))
-    sent: set = set()
-    asked: dict[str, set[int]] = {}  # match id -> seats this connection sent acts for
+    stream = _StreamLines(user)
+    read_rows = True
     try:
         yield _line({"type": "keepalive"})  # the client knows at once that it is connected
         next_keepalive = time.monotonic() + keepalive
         while time.monotonic() < end:
-            for act in sqlite_patient(lambda: list(remote_acts_open(user=user))):
-                key = (act.pk, act.published_at)
-                if key not in sent:
-                    sent.add(key)
-                    asked.setdefault(str(act.match_id), set()).add(act.seat)
-                    yield _line(act.message)
-            yield from _results(asked)
+            if read_rows:
+                yield from stream.from_rows()
             now = time.monotonic()
             if now >= next_keepalive:
                 yield _line({"type": "keepalive"})
                 next_keepalive = now + keepalive
-            bell.wait(min(next_keepalive, end) - time.monotonic())
+            lines, read_rows = stream.from_bell(bell.wait(min(next_keepalive, end) - time.monotonic()))
+            yield from lines
     finally:
         bell.close()
+
+
+async def _acts_lines_async(user, seconds: float, run_sync, disconnected):
+    """_acts_lines for a server with an event loop (config/asgi.py): the same lines, waiting on
+    the loop instead of in a thread; ``run_sync(f)`` runs a database read in the server's
+    threads; the stream ends when ``disconnected`` is set."""
+    end = time.monotonic() + seconds
+    keepalive = _keepalive_seconds()
+    bell = await AsyncBell(owner_channel(user.pk)).open()
+    stream = _StreamLines(user)
+    read_rows = True
+    open_streams.add(1)
+    try:
+        yield _line({"type": "keepalive"})
+        next_keepalive = time.monotonic() + keepalive
+        while time.monotonic() < end and not disconnected.is_set():
+            if read_rows:
+                for line in await run_sync(stream.from_rows):
+                    yield line
+            now = time.monotonic()
+            if now >= next_keepalive:
+                yield _line({"type": "keepalive"})
+                next_keepalive = now + keepalive
+            heard = await bell.wait(min(next_keepalive, end) - time.monotonic(), also=disconnected)
+            lines, read_rows = stream.from_bell(heard)
+            for line in lines:
+                yield line
+    finally:
+        open_streams.add(-1)
+        await bell.close()
 
 
 def _results(asked: dict[str, set[int]]):
@@ -183,7 +263,17 @@ class RemoteNext(APIView):
 
     @extend_schema(parameters=[NextInput], responses={200: ActsOutput})
     def get(self, request):
-        end = time.monotonic() + _params(NextInput, request)["wait"]
+        wait = _params(NextInput, request)["wait"]
+        sqlite_patient(lambda: remote_matches_resume(user=request.user))
+        if request.META.get(ASYNC_TAIL) and wait:
+            user = request.user
+            acts = [act.message for act in sqlite_patient(lambda: list(remote_acts_open(user=user)))]
+            if not acts:
+                response = StreamingHttpResponse(iter(()), content_type="application/json")
+                response.async_tail = lambda run_sync, disconnected: _next_async(
+                    user, wait, run_sync, disconnected)
+                return response
+        end = time.monotonic() + wait
         bell = Bell(owner_channel(request.user.pk))
         try:
             while True:
@@ -194,6 +284,24 @@ class RemoteNext(APIView):
                 bell.wait(min(left, _keepalive_seconds()))
         finally:
             bell.close()
+
+
+async def _next_async(user, wait: float, run_sync, disconnected):
+    """RemoteNext's wait on the event loop (ASYNC_TAIL): the body, once an act is open or the
+    wait is over."""
+    end = time.monotonic() + wait
+    bell = await AsyncBell(owner_channel(user.pk)).open()
+    try:
+        while True:
+            acts = await run_sync(lambda: [act.message for act in sqlite_patient(
+                lambda: list(remote_acts_open(user=user)))])
+            left = end - time.monotonic()
+            if acts or left <= 0 or disconnected.is_set():
+                yield JSONRenderer().render({"acts": acts})
+                return
+            await bell.wait(min(left, _keepalive_seconds()), also=disconnected)
+    finally:
+        await bell.close()
 
 
 class RemoteAnswer(APIView):

@@ -22,6 +22,10 @@ Phases, one after the other against the same server, each with every client busy
 
 Per phase: requests, throughput, latency percentiles, 5xx and other failures. The limits of the
 API's throttles are raised for the run (one address sends everything), nothing else changes.
+The ``health`` and ``mix`` phases also run, each right after the deployed server's, against a
+reference started beside it: the same gunicorn with the WSGI application in gunicorn's own
+thread workers (THREADS_REFERENCE), as deployed before the remote seats' streams moved to an
+event loop; the ratio says what uvicorn's worker and its threads cost or gain.
 
 Run alone: ``.venv/bin/python bench/load.py [--quick]``: the report on stderr, the figures as
 JSON on the last line of stdout (bench/run.py runs it in a subprocess).
@@ -60,9 +64,16 @@ CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/8")
 GAME = "trap-the-wizard"
 
 
-def gunicorn_command(port: int) -> list[str]:
+# The reference server of the throughput phases: the same gunicorn, processes and threads with
+# the WSGI application in gunicorn's thread workers (gthread), as deployed before the remote
+# seats' streams moved to an event loop (config/asgi.py).
+THREADS_REFERENCE = ["--worker-class", "gthread", "--threads", "4", "config.wsgi:application"]
+
+
+def gunicorn_command(port: int, reference: bool = False) -> list[str]:
     """The Dockerfile's gunicorn command line, bound to ``port`` on the loopback (server_start
-    turns the access log off: ARENA_ACCESS_LOG, deploy/gunicorn.conf.py)."""
+    turns the access log off: ARENA_ACCESS_LOG, deploy/gunicorn.conf.py); with ``reference`` the
+    threads reference (THREADS_REFERENCE: its options override the configuration file's)."""
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     found = re.search(r"exec (gunicorn [^\"]+)", dockerfile)
     if not found:
@@ -77,7 +88,7 @@ def gunicorn_command(port: int) -> list[str]:
             skip = True
             continue
         command.append(word)
-    return [sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}"]
+    return [sys.executable, "-m", *command, "--bind", f"127.0.0.1:{port}", *(THREADS_REFERENCE if reference else [])]
 
 
 def _free_port() -> int:
@@ -138,9 +149,10 @@ def live_match_play(match_id: str, stop) -> int:
     return played
 
 
-def server_start(url: str, port: int, var_dir: str, **env_extra: str) -> subprocess.Popen:
-    """gunicorn as the Dockerfile starts it, on the database ``url``, the throttles' limits raised
-    (one address sends everything), answering its health probe; ``env_extra`` e.g. a broker."""
+def server_start(url: str, port: int, var_dir: str, reference: bool = False, **env_extra: str) -> subprocess.Popen:
+    """gunicorn as the Dockerfile starts it (or the threads reference), on the database ``url``,
+    the throttles' limits raised (one address sends everything), answering its health probe;
+    ``env_extra`` e.g. a broker."""
     env = dict(os.environ, DATABASE_URL=url, CACHE_URL=CACHE_URL, DEBUG="0",
                SECRET_KEY=secrets.token_urlsafe(48), ALLOWED_HOSTS="127.0.0.1",
                # Plain HTTP on the loopback: in production the proxy in front holds TLS.
@@ -148,7 +160,7 @@ def server_start(url: str, port: int, var_dir: str, **env_extra: str) -> subproc
                API_THROTTLE_ANON="100000000/minute", API_THROTTLE_USER="100000000/minute",
                CACHE_KEY_PREFIX=f"bench-load-{secrets.token_hex(4)}", **env_extra)
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    server = subprocess.Popen(gunicorn_command(port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+    server = subprocess.Popen(gunicorn_command(port, reference), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
     # collectstatic runs first (deploy/gunicorn.conf.py): minutes on a loaded machine
     deadline = time.monotonic() + 300
@@ -300,6 +312,9 @@ def run(quick: bool = False) -> dict:
     known: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="arena-bench-load-") as var_dir:
         server = server_start(url, port, var_dir)
+        reference_port = _free_port()
+        reference_server = server_start(url, reference_port, var_dir, reference=True)
+        stop = threading.Event()  # set: the live match's player stops
         try:
             for _ in range(500):
                 path = _step_path(seeded, rng)
@@ -322,8 +337,7 @@ def run(quick: bool = False) -> dict:
                 path = f"/api/matches/{seeded['live']}/steps/{rng.randrange(LIVE_STEPS)}/"
                 return "live steps, revalidated", path, ({"If-None-Match": held[path]} if path in held else {})
 
-            phases = {}
-            stop = threading.Event()
+            phases, reference = {}, {}
             for name, pick, warm in (("health", health, WARM_UP_SECONDS), ("mix", mix, WARM_UP_SECONDS),
                                      ("steps", steps, 0), ("revalidated", revalidated, 0),
                                      ("live", live, 0), ("live revalidated", live_revalidated, 0)):
@@ -333,16 +347,23 @@ def run(quick: bool = False) -> dict:
                 tally, elapsed = asyncio.run(_phase(port, pick, seconds[name], warm_up=warm,
                                                     etags=held if name == "live revalidated" else None))
                 phases[name] = summary(tally, elapsed)
+                if name in ("health", "mix"):  # the same phase against the reference, right after
+                    print(f"load: {name} against the threads reference ...", file=sys.stderr, flush=True)
+                    tally, elapsed = asyncio.run(_phase(reference_port, pick, seconds[name], warm_up=warm))
+                    reference[name] = summary(tally, elapsed)
             stop.set()
             live_events = player.result()
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop.set()
+            for running in (server, reference_server):
+                running.terminate()
+                try:
+                    running.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    running.kill()
     return {"clients": CLIENTS, "server": " ".join(gunicorn_command(port)[2:]), "phases": phases,
             "live_events": live_events, "load": os.getloadavg(),
+            "reference": {"server": " ".join(gunicorn_command(reference_port, True)[2:]), "phases": reference},
             "matches": len(seeded["matches"]),
             "events": sum(events for _, _, events in seeded["matches"]),
             "cpus": os.cpu_count(), "quick": quick}
@@ -367,6 +388,17 @@ def report(figures: dict) -> list[str]:
                      f"{phase['per_second']:,.0f} | {phase['per_second'] / base['per_second']:.2f}x | "
                      f"{phase['p50_ms']:.0f} | {phase['p95_ms']:.0f} | {phase['p99_ms']:.0f} | "
                      f"{phase['server_errors']} | {phase['failures']} |")
+    reference = figures.get("reference")
+    if reference and reference["phases"]:
+        lines += ["", f"Against the threads reference `{reference['server']}` (the WSGI application in "
+                  "gunicorn's thread workers), each phase run right after the deployed server's:", "",
+                  "| phase | requests/s | deployed / reference | p50 ms | p95 ms | p99 ms | 5xx | no answer |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for name, phase in reference["phases"].items():
+            lines.append(f"| {titles[name]} | {phase['per_second']:,.0f} | "
+                         f"{phases[name]['per_second'] / phase['per_second']:.2f}x | {phase['p50_ms']:.0f} | "
+                         f"{phase['p95_ms']:.0f} | {phase['p99_ms']:.0f} | {phase['server_errors']} | "
+                         f"{phase['failures']} |")
     mix = phases["mix"]
     lines += ["", "In the mix, per kind: " + "; ".join(
         f"{kind} {values['requests']:,} requests, median {values['median_ms']:.0f} ms, p95 "

@@ -401,12 +401,13 @@ def stuck_match_ids(*, older_than_seconds: int = 10) -> list:
                 .values_list("pk", flat=True))
 
 
-def stuck_matches_take(*, older_than_seconds: int = 10) -> list:
-    """The stuck matches, each taken by clearing its expired lease (one UPDATE each, so two
-    sweeps never queue one match twice, and a match queued again counts as waiting until a
-    driver claims it, from now: ``queued_at``)."""
+def stuck_matches_take(*, older_than_seconds: int = 10, among=None) -> list:
+    """The stuck matches (of the ids ``among``, if given), each taken by clearing its expired
+    lease (one UPDATE each, so two sweeps never queue one match twice, and a match queued again
+    counts as waiting until a driver claims it, from now: ``queued_at``)."""
     taken = []
-    for match_id in stuck_match_ids(older_than_seconds=older_than_seconds):
+    stuck = stuck_match_ids(older_than_seconds=older_than_seconds)
+    for match_id in stuck if among is None else [m for m in stuck if str(m) in {str(a) for a in among}]:
         now = timezone.now()
         if Match.objects.filter(pk=match_id, driver_lease_until__lt=now).update(
                 driver_lease_until=None, queued_at=now):

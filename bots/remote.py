@@ -18,11 +18,14 @@ the append with an expected seq, so it is written once.
 Waiting is a poll of the row, woken early by a bell: Redis publish/subscribe where a Redis
 broker runs (any web process may take the answer, any worker waits for it), a condition
 variable of this process otherwise (the embedded defaults: the driver runs in the process that
-started the match, and the dev server takes the answer in another of its threads).
+started the match, and the dev server takes the answer in another of its threads). The owner's
+bell carries the act itself (act_payload), so a stream sends it without reading the rows; the
+streams served on an event loop (config/asgi.py) listen through AsyncBell.
 """
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import threading
 import time
@@ -102,26 +105,51 @@ def act_channel(act_id) -> str:
     return _channel(f"act:{act_id}")
 
 
-def ring(channel: str) -> None:
-    """Wake whoever waits on ``channel`` (after the caller's commit, if it is in one)."""
+def ring(channel: str, payload: bytes = b"1") -> None:
+    """Wake whoever waits on ``channel`` (after the caller's commit, if it is in one). The
+    ``payload`` reaches Redis listeners (an act's message, so a stream sends it without reading
+    the rows: act_payload); a waiter in this process without Redis reads the rows."""
     def now():
         global _local_rings
         with _local:
             _local_rings += 1
             _local.notify_all()
+        for loop, event in list(_async_waiters):
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # its loop closed
+                _async_waiters.discard((loop, event))
         client = _redis_client()
         if client is not None:
             try:
-                client.publish(channel, b"1")
+                client.publish(channel, payload)
             except Exception as exc:  # the poll still finds the row
                 log.warning("remote: the bell %s could not ring: %s", channel, exc)
 
     transaction.on_commit(now)
 
 
+def act_payload(act_id, published_at: dt.datetime, message: dict) -> bytes:
+    """What the owner's bell carries when an act is published: its row's key and its message."""
+    return json.dumps({"act": act_id, "published_at": published_at.isoformat(), "message": message},
+                      separators=(",", ":")).encode()
+
+
+def act_from_payload(payload: bytes) -> tuple[tuple, dict] | None:
+    """The key (act id, published_at) and message an act_payload carries; None for another ring."""
+    if not payload.startswith(b"{"):
+        return None
+    try:
+        found = json.loads(payload)
+        return (found["act"], found["published_at"]), found["message"]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 class Bell:
-    """A waiter's ear on one channel: ``wait(seconds)`` returns early when the channel rings.
-    Listening starts at creation, so a ring between a read of the rows and the wait is heard."""
+    """A waiter's ear on one channel: ``wait(seconds)`` returns early when the channel rings,
+    with the payloads Redis brought (none from a ring in this process). Listening starts at
+    creation, so a ring between a read of the rows and the wait is heard."""
 
     def __init__(self, channel: str):
         self._pubsub = None
@@ -135,19 +163,24 @@ class Bell:
                 self._pubsub = None
         self._heard = _local_rings
 
-    def wait(self, seconds: float) -> None:
+    def wait(self, seconds: float) -> list[bytes]:
         if seconds <= 0:
-            return
+            return []
         if self._pubsub is not None:
             try:
-                self._pubsub.get_message(timeout=seconds)
-                return
+                heard = []
+                message = self._pubsub.get_message(timeout=seconds)
+                while message is not None:  # and whatever else came meanwhile
+                    heard.append(message["data"])
+                    message = self._pubsub.get_message(timeout=0)
+                return heard
             except Exception:
                 self._pubsub = None
         with _local:
             if _local_rings == self._heard:
                 _local.wait(min(seconds, _poll_seconds()))
             self._heard = _local_rings
+        return []
 
     def close(self) -> None:
         if self._pubsub is not None:
@@ -156,6 +189,106 @@ class Bell:
             except Exception:
                 pass
             self._pubsub = None
+
+
+_async_waiters: set = set()  # (loop, asyncio.Event) of AsyncBells without Redis, rung by ring()
+_async_clients: dict = {}  # (event loop, url) -> redis.asyncio.Redis
+
+
+class AsyncBell:
+    """Bell for a coroutine (the streams of config/asgi.py): the same channel, the same
+    payloads, on the event loop. With Redis a task of its own reads the subscription (a blocked
+    read: no wake-up while nothing rings); without it a ring of this process sets an event, and
+    the waiter reads the rows every REMOTE_POLL_SECONDS besides (another process's ring)."""
+
+    def __init__(self, channel: str):
+        import asyncio
+
+        self.channel = channel
+        self._heard: asyncio.Queue = asyncio.Queue()
+        self._event = asyncio.Event()
+        self._pubsub = self._reader = None
+        self._loop = asyncio.get_running_loop()
+
+    async def open(self) -> "AsyncBell":
+        import asyncio
+
+        url = _redis_url()
+        if url is not None:
+            try:
+                key = (self._loop, url)
+                if key not in _async_clients:
+                    import redis.asyncio
+
+                    _async_clients[key] = redis.asyncio.Redis.from_url(url)
+                self._pubsub = _async_clients[key].pubsub(ignore_subscribe_messages=True)
+                await self._pubsub.subscribe(self.channel)
+                self._reader = asyncio.create_task(self._read())
+                return self
+            except Exception as exc:
+                log.warning("remote: cannot listen on %s (%s); polling", self.channel, exc)
+                await self._pubsub_close()
+        _async_waiters.add((self._loop, self._event))
+        return self
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                message = await self._pubsub.get_message(timeout=None)
+                if message is not None:
+                    self._heard.put_nowait(message["data"])
+        except Exception as exc:  # the connection broke: the waiter polls from now on
+            import asyncio
+
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            log.warning("remote: lost the bell %s (%s); polling", self.channel, exc)
+            self._pubsub = None
+            _async_waiters.add((self._loop, self._event))
+            self._heard.put_nowait(b"")
+
+    async def wait(self, seconds: float, *, also=None) -> list[bytes]:
+        """Until a ring (its payloads), ``seconds``, or the event ``also`` is set."""
+        import asyncio
+
+        if seconds <= 0:
+            return []
+        if self._pubsub is None:
+            seconds, source = min(seconds, _poll_seconds()), self._event.wait()
+        else:
+            source = self._heard.get()
+        waits = {asyncio.ensure_future(source)}
+        if also is not None:
+            waits.add(asyncio.ensure_future(also.wait()))
+        done, pending = await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        heard = []
+        for task in done:
+            found = task.result()
+            if isinstance(found, bytes) and found:
+                heard.append(found)
+        while not self._heard.empty():
+            found = self._heard.get_nowait()
+            if found:
+                heard.append(found)
+        self._event.clear()
+        return heard
+
+    async def _pubsub_close(self) -> None:
+        if self._pubsub is not None:
+            try:
+                await self._pubsub.aclose()
+            except Exception:
+                pass
+            self._pubsub = None
+
+    async def close(self) -> None:
+        _async_waiters.discard((self._loop, self._event))
+        if self._reader is not None:
+            self._reader.cancel()
+            self._reader = None
+        await self._pubsub_close()
 
 
 # -- the answer --------------------------------------------------------------------------------
@@ -291,6 +424,12 @@ class RemoteSeat:
         fields = {"message": body, "published_at": now, "deadline": now + dt.timedelta(milliseconds=window_ms)}
         # One transaction: the act is seen (by the stream) only with its final stamp, once.
         with transaction.atomic():
+            if connection.vendor == "postgresql":
+                # Its COMMIT does not wait for the disk: the seat's clock runs from the stamp, and
+                # the row is no record (a driver that resumes publishes it again); the answer's
+                # and the events' commits stay durable.
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
             RemoteAct.objects.filter(match_id=self.match_id, seat=self.seat, status=RemoteAct.Status.OPEN) \
                 .exclude(turn=turn).update(status=RemoteAct.Status.CLOSED)
             act, created = RemoteAct.objects.get_or_create(
@@ -299,19 +438,25 @@ class RemoteSeat:
             if not created and RemoteAct.objects.filter(pk=act.pk, status=RemoteAct.Status.OPEN).update(
                     **fields, publications=F("publications") + 1):
                 log.info("match %s: seat %s turn %s published again", self.match_id, self.seat, turn)
-            self._stamp(act.pk, body, window_ms)
+            stamped = self._stamp(act.pk, body, window_ms)
+        # The bell first (the clock runs), then the row for the waiter: the stream sends the act
+        # from the bell's payload, without reading it again.
+        ring(owner_channel(act.owner_id), act_payload(act.pk, *stamped) if stamped else b"1")
         act.refresh_from_db()
-        ring(owner_channel(act.owner_id))
         return act
 
     @staticmethod
-    def _stamp(act_id, body: dict, window_ms: int) -> None:
+    def _stamp(act_id, body: dict, window_ms: int) -> tuple[dt.datetime, dict] | None:
         """The clock starts now, as the act is committed (the writes before it are the server's
-        time, not the seat's): published_at and the deadline set again, if still open."""
+        time, not the seat's): published_at and the deadline set again, if still open. The
+        stamp and the message; None if the act was decided already."""
         now = timezone.now()
         deadline = now + dt.timedelta(milliseconds=window_ms)
-        RemoteAct.objects.filter(pk=act_id, status=RemoteAct.Status.OPEN).update(
-            published_at=now, deadline=deadline, message=dict(body, deadline=deadline.isoformat()))
+        message = dict(body, deadline=deadline.isoformat())
+        if RemoteAct.objects.filter(pk=act_id, status=RemoteAct.Status.OPEN).update(
+                published_at=now, deadline=deadline, message=message):
+            return now, message
+        return None
 
     def _wait(self, act: RemoteAct, bell: Bell) -> RemoteAct:
         """Until the row is answered, or its deadline passed and it was moved to timed_out (or
@@ -342,6 +487,9 @@ class RemoteSeat:
                                   .exists())
 
     def result(self, message: dict) -> None:
+        """The match ended: the owner's streams send their result lines now, not at their next
+        keepalive."""
+        ring(owner_channel(self.version.bot.owner_id), b"over")
         self.close()
 
     def close(self) -> None:

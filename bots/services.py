@@ -102,6 +102,31 @@ def _drive_in_a_thread(match_id: str) -> None:
     threading.Thread(target=drive, name=f"match-{match_id}", daemon=True).start()
 
 
+def remote_matches_resume(*, user) -> list:
+    """Where tasks run in process (the embedded defaults: no worker, no sweep), the running
+    matches with a remote seat of ``user`` whose driver died with the process that ran it (the
+    dev server stopped: its lease expired), each taken once (driver.stuck_matches_take) and
+    driven again in a thread of this process, which publishes the open act again. Called when
+    the owner's client reads its acts (the stream, at its start and every keepalive; the long
+    poll), so a client that reconnects to a restarted server brings its matches back. With a
+    broker the sweep of the workers does this; here nothing happens."""
+    if not _tasks_in_process():
+        return []
+    from .driver import stuck_matches_take
+
+    versions = set(BotVersion.objects.filter(bot__owner=user, bot__kind=Bot.Kind.REMOTE).values_list("pk", flat=True))
+    if not versions:
+        return []
+    now = timezone.now()
+    mine = [match.pk for match in Match.objects.filter(status=Match.Status.RUNNING, driver_lease_until__lt=now)
+            .only("pk", "seats") if any(seat.get("bot_version") in versions for seat in match.seats or [])]
+    taken = stuck_matches_take(older_than_seconds=0, among=mine) if mine else []
+    for match_id in taken:
+        logging.getLogger(__name__).warning("match %s: its driver died with its process; driven again", match_id)
+        _drive_in_a_thread(str(match_id))
+    return taken
+
+
 def match_play(*, ruleset: str, bots: list[str], options: dict | None = None,
                bot_seed: int = 0, seed: bytes | None = None,
                time_control: dict | None = None, fault_policy: dict | None = None) -> Match:

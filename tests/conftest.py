@@ -127,6 +127,19 @@ def start_worker(name: str = "worker", **env_extra: str) -> subprocess.Popen:
     return worker
 
 
+def stop_process_group(process: subprocess.Popen, timeout: float = 30) -> None:
+    """SIGTERM to the process group a test started (``start_new_session``: gunicorn and its
+    workers), SIGKILL if it is still there after ``timeout`` seconds."""
+    import signal
+
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 def stop_worker(worker: subprocess.Popen) -> None:
     worker.terminate()
     try:

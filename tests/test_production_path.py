@@ -12,7 +12,6 @@ import os
 import re
 import secrets
 import shlex
-import signal
 import socket
 import subprocess
 import sys
@@ -23,6 +22,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import stop_process_group
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_AS_WRITTEN = ("export ", ".venv/bin/python manage.py migrate", ".venv/bin/python manage.py builtinbots",
@@ -134,8 +135,4 @@ def test_the_readme_production_path_serves_the_site_with_debug_off_over_plain_ht
         status, page, _ = get("/me/")
         assert status == 200 and "morgana" in page
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        stop_process_group(server)

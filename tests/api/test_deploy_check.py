@@ -84,7 +84,8 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _get(url: str, **headers) -> tuple[int, dict, bytes]:
+def _get(url: str, **headers):
+    """Status, headers (an email.message.Message: names in any case, as HTTP has them) and body."""
     request = urllib.request.Request(url, headers=headers)
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -94,9 +95,9 @@ def _get(url: str, **headers) -> tuple[int, dict, bytes]:
     opener = urllib.request.build_opener(NoRedirect)
     try:
         with opener.open(request, timeout=10) as response:
-            return response.status, dict(response.headers), response.read()
+            return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+        return error.code, error.headers, error.read()
 
 
 def test_the_production_server_serves_the_api_and_static_files_without_debug(tmp_path):
@@ -116,7 +117,7 @@ def test_the_production_server_serves_the_api_and_static_files_without_debug(tmp
     hashed = manifest["paths"]["viewer/viewer.js"]
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "--bind",
-                               f"127.0.0.1:{port}", "--workers", "2", "--threads", "2"], cwd=ROOT, env=env,
+                               f"127.0.0.1:{port}", "--workers", "2"], cwd=ROOT, env=dict(env, WEB_THREADS="2"),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         base, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 60

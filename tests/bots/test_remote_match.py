@@ -2,15 +2,19 @@
 reference client (examples/remote/client.py) runs examples/bots/random_bot.py against a built-in
 bot, over a live server; and the clock: a client that sleeps is charged its sleep, one that never
 answers loses on time (docs/remote.md, "The clock")."""
+import datetime as dt
+import json
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.utils import timezone
 
 from api.services import token_create
 from bots.driver import match_drive
@@ -138,3 +142,49 @@ def test_it_forfeits_a_seat_whose_client_never_answers_on_time(db):
     assert forfeit.payload["elapsed_ms"] >= 300
     act = RemoteAct.objects.get(match=match)
     assert act.status == RemoteAct.Status.TIMED_OUT
+
+
+def test_a_match_whose_dev_server_died_is_driven_again_when_its_client_reconnects(live_server, live_db,
+                                                                                  eager_tasks, settings):
+    """Issue 41.5 on the embedded defaults (tasks in process, no sweep running): a dev server
+    that stops takes the thread driving a remote match with it. When the seat's owner reads its
+    acts again (the long poll here; the stream does the same), the match whose lease ran out is
+    taken once and driven again in a thread of the server, which publishes the act again; the
+    reference client then plays it to the end."""
+    settings.REMOTE_KEEPALIVE_SECONDS = 1
+    from bots.services import remote_matches_resume
+
+    user, version, token = remote_bot()
+    opponent = builtin_bot_versions(game=GAME)["random"]
+    match = match_start(ruleset=GAME, versions=[version, opponent], options={"rounds": 1}, queue=False,
+                        time_control={"move_ms": 5000, "bank_ms": 20000})
+    # the driver of the stopped server: it held the match, and its lease ran out
+    Match.objects.filter(pk=match.pk).update(driver_token="dead-server",
+                                             driver_lease_until=timezone.now() - dt.timedelta(seconds=1))
+    other_user, other_version, _ = remote_bot(username="bob")  # another owner's reads bring back nothing of it
+    assert remote_matches_resume(user=other_user) == []
+
+    request = urllib.request.Request(f"{live_server.url}/api/remote/next/?wait=30",
+                                     headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        acts = json.load(answer)["acts"]
+    assert [(act["match"], act["seat"]) for act in acts] == [(str(match.pk), 0)]
+    assert remote_matches_resume(user=user) == []  # taken once: the new driver holds the lease now
+
+    client = client_process(live_server.url, token, sys.executable, str(ROOT / "examples/bots/random_bot.py"))
+    try:
+        out, err = client.communicate(timeout=120)
+    finally:
+        if client.poll() is None:
+            client.kill()
+    deadline = time.monotonic() + 60
+    while sqlite_patient(lambda: Match.objects.get(pk=match.pk).status) == Match.Status.RUNNING:
+        assert time.monotonic() < deadline, err
+        time.sleep(0.1)
+    until_streams_end()
+    match.refresh_from_db()
+    assert match.status == Match.Status.ENDED, err
+    assert client.returncode == 0, err
+    assert not Event.objects.filter(match=match, kind="forfeit").exists(), err
+    assert Event.objects.filter(match=match, kind="action", seat=0).count() == \
+        RemoteAct.objects.filter(match=match, status=RemoteAct.Status.ANSWERED).count() > 0

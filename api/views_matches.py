@@ -11,7 +11,8 @@ import datetime as dt
 import django_filters
 from django import forms
 from django.db import transaction
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -52,7 +53,8 @@ def matches_listed(matches: QuerySet) -> QuerySet:
     """``matches`` with their step count and latest validation verdict, newest first."""
     latest = Validation.objects.filter(match=OuterRef("pk")).order_by("-created_at", "-id")
     return matches.annotate(
-        steps=Count("events"),
+        # an archived match's events are in its archive (replays/archives.py)
+        steps=Count("events") + Coalesce(Max("archive__events"), 0),
         validation_ok=Subquery(latest.values("ok")[:1]),
         validation_first_bad_seq=Subquery(latest.values("first_bad_seq")[:1]),
         validation_at=Subquery(latest.values("created_at")[:1]),

@@ -4,26 +4,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 from replays.migrations._append_only import (ARCHIVE_POSTGRES_DOWN, ARCHIVE_POSTGRES_UP,
-                                             ARCHIVE_SQLITE_DOWN, ARCHIVE_SQLITE_UP)
-
-
-def _statements(vendor: str, up: bool) -> list[str]:
-    if vendor == "postgresql":
-        return [ARCHIVE_POSTGRES_UP if up else ARCHIVE_POSTGRES_DOWN]
-    if vendor == "sqlite":
-        return ARCHIVE_SQLITE_UP if up else ARCHIVE_SQLITE_DOWN
-    raise RuntimeError(f"no append-only trigger for database vendor {vendor!r}")
-
-
-def forwards(apps, schema_editor):
-    """Events may be deleted once their match's archive exists; archives are write-once."""
-    for sql in _statements(schema_editor.connection.vendor, up=True):
-        schema_editor.execute(sql, params=None)
-
-
-def backwards(apps, schema_editor):
-    for sql in _statements(schema_editor.connection.vendor, up=False):
-        schema_editor.execute(sql, params=None)
+                                             ARCHIVE_SQLITE_DOWN, ARCHIVE_SQLITE_UP, trigger_migration)
 
 
 class Migration(migrations.Migration):
@@ -45,5 +26,7 @@ class Migration(migrations.Migration):
                 ('created_at', models.DateTimeField(auto_now_add=True)),
             ],
         ),
-        migrations.RunPython(forwards, backwards),
+        # events may be deleted once their match's archive exists; archives are write-once
+        trigger_migration(postgres=(ARCHIVE_POSTGRES_UP, ARCHIVE_POSTGRES_DOWN),
+                          sqlite=(ARCHIVE_SQLITE_UP, ARCHIVE_SQLITE_DOWN)),
     ]

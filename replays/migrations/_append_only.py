@@ -37,13 +37,9 @@ BEGIN
         USING ERRCODE = 'restrict_violation';
 END;
 $$ LANGUAGE plpgsql;
-CREATE OR REPLACE FUNCTION replays_matcharchive_kept() RETURNS trigger AS $$
-BEGIN
-    RAISE EXCEPTION 'replays_matcharchive is write-once: % refused', TG_OP
-        USING ERRCODE = 'restrict_violation';
-END;
-$$ LANGUAGE plpgsql;
-CREATE TRIGGER replays_matcharchive_kept BEFORE UPDATE OR DELETE ON replays_matcharchive
+""" + POSTGRES_UP.split("CREATE TRIGGER")[0].replace(
+    "replays_event_append_only()", "replays_matcharchive_kept()").replace(
+    "replays_event is append-only", "replays_matcharchive is write-once") + """CREATE TRIGGER replays_matcharchive_kept BEFORE UPDATE OR DELETE ON replays_matcharchive
     FOR EACH ROW EXECUTE FUNCTION replays_matcharchive_kept();
 """
 ARCHIVE_POSTGRES_DOWN = POSTGRES_UP.split("CREATE TRIGGER")[0] + """
@@ -65,3 +61,26 @@ ARCHIVE_SQLITE_UP = ["DROP TRIGGER IF EXISTS replays_event_no_delete;", SQLITE_N
 ARCHIVE_SQLITE_DOWN = ["DROP TRIGGER IF EXISTS replays_event_no_delete;", SQLITE_UP[1],
                        "DROP TRIGGER IF EXISTS replays_matcharchive_no_update;",
                        "DROP TRIGGER IF EXISTS replays_matcharchive_no_delete;"]
+
+
+def trigger_migration(*, postgres: tuple[str, str], sqlite: tuple[list[str], list[str]]):
+    """A RunPython that installs (and on the way back removes) triggers: ``postgres`` is the
+    (up, down) SQL on PostgreSQL, ``sqlite`` the (up, down) statements on SQLite."""
+    from django.db import migrations
+
+    def statements(vendor: str, up: bool) -> list[str]:
+        if vendor == "postgresql":
+            return [postgres[0] if up else postgres[1]]
+        if vendor == "sqlite":
+            return sqlite[0] if up else sqlite[1]
+        raise RuntimeError(f"no append-only trigger for database vendor {vendor!r}")
+
+    def forwards(apps, schema_editor):
+        for sql in statements(schema_editor.connection.vendor, up=True):
+            schema_editor.execute(sql, params=None)
+
+    def backwards(apps, schema_editor):
+        for sql in statements(schema_editor.connection.vendor, up=False):
+            schema_editor.execute(sql, params=None)
+
+    return migrations.RunPython(forwards, backwards)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from django.core.management import call_command
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 
 from games.engine.log import canonical_json, record_hash
 from replays import archives
@@ -17,17 +17,13 @@ from replays.selectors import (match_event_count, match_head, match_record_strea
                                state_at)
 from replays.services import match_create, match_validate
 
-from .test_event_store import _tamper
+from .test_event_store import _disable_append_only_trigger, _tamper
 
 
 def _archive_trigger_lifted():
     """Tests only: let the test change a stored archive, as an attacker with DB access could."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE replays_matcharchive DISABLE TRIGGER replays_matcharchive_kept")
-        else:
-            cursor.execute("DROP TRIGGER replays_matcharchive_no_update")
+    _disable_append_only_trigger("replays_matcharchive", postgres="replays_matcharchive_kept",
+                                 sqlite="replays_matcharchive_no_update")
 
 
 def _archive_rewritten(match, records, *, digest=True):

@@ -19,7 +19,9 @@ migrated and emptied; dropped at the end unless --keep), one run:
    append-only table needs takes at that size;
 5. the same appends and reads measured again on the grown table: the ratio to the fresh table
    is the figure;
-6. the bytes one stored event costs: the event table's heap, TOAST and indexes per row, the
+6. the pool's matches archived (``manage.py archive``'s service) and their step reads measured
+   again, the first read of an archive in a process (checked) and the next ones;
+7. the bytes one stored event costs: the event table's heap, TOAST and indexes per row, the
    snapshots per event, against the same logs exported as JSON Lines (``manage.py export``'s
    text) compressed per match with gzip and with xz (LZMA), as an archive would keep them.
 
@@ -169,6 +171,32 @@ def reads_measure(match_ids: list[tuple[str, int]], count: int, rng: random.Rand
         match_records(match=matches[match_id], first=first, last=first + every - 1)
         rows.append(time.perf_counter() - started)
     return {"step": _percentiles(steps), "rows": _percentiles(rows)}
+
+
+def archived_measure(match_ids: list[tuple[str, int]], count: int, rng: random.Random) -> dict:
+    """Archive the pool's matches (replays/archives.py) and measure their step reads again: cold
+    (the process reads and checks the archive: digest, chain, signature) and warm (kept)."""
+    from replays import archives
+    from replays.models import Match
+    from replays.selectors import state_at
+
+    started = time.perf_counter()
+    stored = sum(len(archives.match_archive(match=Match.objects.get(pk=m)).data) for m, _ in match_ids)
+    archiving = time.perf_counter() - started
+    cold, warm = [], []
+    for _ in range(count):
+        match_id, events = rng.choice(match_ids)
+        match = Match.objects.get(pk=match_id)
+        n = rng.randrange(events)
+        archives._archive_read.cache_clear()
+        started = time.perf_counter()
+        state_at(match=match, n=n)
+        cold.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        state_at(match=match, n=n)
+        warm.append(time.perf_counter() - started)
+    return {"cold": _percentiles(cold), "warm": _percentiles(warm), "archive_bytes": stored,
+            "archive_seconds": archiving, "matches": len(match_ids)}
 
 
 def table_bytes() -> dict:
@@ -350,6 +378,8 @@ def run(*, quick: bool = False, events: int | None = None, keep: bool = False,
         figures["grown"] = {"appends": appends_measure(templates, samples["appends"], random.Random(1)),
                             **reads_measure(pool_ids, samples["reads"], random.Random(2)),
                             "bytes": table_bytes(), "load": os.getloadavg()[0]}
+        log("growth: archiving the pool and reading it back ...")
+        figures["archived"] = archived_measure(pool_ids, samples["reads"], random.Random(2))
     figures["compressed"] = compressed_bytes(templates)
     figures["machine_load_end"] = os.getloadavg()[0]
     figures["quick"] = quick
@@ -404,6 +434,15 @@ def report(figures: dict) -> list[str]:
               "", f"At that rate {events:,} events take {(size['heap'] + size['toast'] + size['indexes']) / 2**30:.1f} "
                   f"GiB in the event table (plus {size['snapshots'] / 2**30:.1f} GiB of snapshots); "
                   f"archived as gzip'd JSON Lines they would take {gz * events / 2**30:.2f} GiB."]
+    archived = figures.get("archived")
+    if archived:
+        lines += ["", f"Archived (replays/archives.py): the {archived['matches']} pool matches archived in "
+                      f"{archived['archive_seconds']:.1f} s (each validated in full, written, read back), "
+                      f"{archived['archive_bytes'] / figures['pool_events']:.0f} bytes per event; a step read of "
+                      f"an archived match, median {archived['cold']['median_us'] / 1000:.1f} ms the first time a "
+                      f"process reads its archive (digest, chain and signature checked), "
+                      f"{archived['warm']['median_us'] / 1000:.1f} ms after, against "
+                      f"{grown['step']['median_us'] / 1000:.1f} ms from the event table."]
     if figures["quick"]:
         lines.append("(--quick: a small table, to check that it runs.)")
     return lines

@@ -11,7 +11,8 @@ import datetime as dt
 import django_filters
 from django import forms
 from django.db import transaction
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -23,7 +24,7 @@ from rest_framework.views import APIView
 
 from games.engine import registry
 from games.engine.log import canonical_json
-from replays.models import Match, Validation
+from replays.models import Event, Match, Validation
 from replays.selectors import (folder_next, match_event_count, match_folder, match_latest_validation,
                                match_records)
 
@@ -52,8 +53,12 @@ def _max_seats() -> int:
 def matches_listed(matches: QuerySet) -> QuerySet:
     """``matches`` with their step count and latest validation verdict, newest first."""
     latest = Validation.objects.filter(match=OuterRef("pk")).order_by("-created_at", "-id")
+    # One step down the (match, seq) index per listed match: the last seq, plus one (seqs are
+    # gap-free); an archived match's count is on its archive (replays/archives.py). A Count of
+    # the joined events read every event of every match, even to count the list's pages.
+    head = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("seq")[:1]
     return matches.annotate(
-        steps=Count("events"),
+        steps=Coalesce(Subquery(head) + 1, "archive__events", 0, output_field=IntegerField()),
         validation_ok=Subquery(latest.values("ok")[:1]),
         validation_first_bad_seq=Subquery(latest.values("first_bad_seq")[:1]),
         validation_at=Subquery(latest.values("created_at")[:1]),

@@ -2,15 +2,18 @@
 
 The server is gunicorn exactly as the Dockerfile runs it (its command line is read from the
 Dockerfile: processes, threads, timeout), DEBUG off, the cache (and so the rate limits) in Redis,
-the bench database of bench/append.py (BENCH_DATABASE_URL) holding a finished 8-bot Swiss of
-Trap the Wizard with its ratings. The clients are asyncio HTTP/1.1 keep-alive connections in
+the dataset of bench/dataset.py in a database of its own (BENCH_DATASET_URL, default
+``arena_bench_dataset``; built on the first run and kept, since building it takes minutes):
+over a million events of 1,350 finished matches of all five games, 200 bots, 20 tournaments
+and the five games' leaderboards. The clients are asyncio HTTP/1.1 keep-alive connections in
 this process, on the same machine (they take their share of its cores: the figures are for the
 pair, and the ratios are what compares).
 
 Phases, one after the other against the same server, each with every client busy:
 1. ``health``: GET /api/health/, the trivial JSON endpoint (the request path alone);
 2. ``mix``: the reads people make, for 60 s: replay steps at a random step and perspective of a
-   random match (60 %), the tournament's standings (20 %), the game's leaderboard (20 %);
+   random match (50 %), a tournament's standings (15 %), a game's leaderboard (15 %), the
+   replay viewer's page at a random step (10 %) and a page of its frames.json (10 %);
 3. ``steps``: replay steps alone, each read new (no validator);
 4. ``steps, revalidated``: the same reads sent with the ETag a first read gave
    (If-None-Match), which a finished match's reads answer 304 without folding;
@@ -58,10 +61,10 @@ CLIENTS = 200
 SECONDS = {"full": {"health": 20, "mix": 60, "steps": 20, "revalidated": 20, "live": 20, "live revalidated": 20},
            "quick": {"health": 3, "mix": 5, "steps": 3, "revalidated": 3, "live": 3, "live revalidated": 3}}
 LIVE_EVENT_SECONDS = 0.2  # a bot's move every 200 ms: a match that lasts the two live phases
+LIVE_GAME = "trap-the-wizard"  # the live match's game (about a thousand events in 3 rounds)
 LIVE_STEPS = 40  # the live phases read steps 0-39 (there from the start: the phases may begin early)
 WARM_UP_SECONDS = 3
 CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/8")
-GAME = "trap-the-wizard"
 
 
 # The reference server of the throughput phases: the same gunicorn, processes and threads with
@@ -97,26 +100,18 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def seed_database(url: str) -> dict:
-    """A finished Swiss of the built-in bots, rated; returns what the clients will read."""
-    from bench.append import database_create, database_reset, django_setup
+DATASET_URL = os.environ.get("BENCH_DATASET_URL", "postgres://postgres@127.0.0.1:5432/arena_bench_dataset")
 
-    database_create(url)
-    django_setup(url)
-    database_reset()
-    from django.core.management import call_command
 
-    from replays.models import Match
-    from tournaments.models import Tournament
+def seed_database(url: str, quick: bool = False) -> dict:
+    """bench/dataset.py's dataset (built if the database does not hold it yet); returns what the
+    clients will read: matches (id, players, events), tournaments, games."""
+    from bench import dataset
 
-    call_command("builtinbots", verbosity=0)
-    with open(os.devnull, "w") as quiet:
-        call_command("tournament", game=GAME, format="swiss", entrants=8,
-                     format_settings='{"rounds": 3}', options='{"rounds": 1}', stdout=quiet, stderr=quiet)
-    tournament = Tournament.objects.latest("pk")
-    matches = [(str(m.pk), m.players, m.events.count())
-               for m in Match.objects.filter(pairing_game__pairing__tournament=tournament)]
-    return {"tournament": tournament.pk, "matches": matches, "live": live_match_start()}
+    facts = dataset.build(url, quick=quick)
+    targets = dataset.read_targets()
+    return {**targets, "tournament": targets["tournaments"][0], "facts": facts,
+            "live": live_match_start()}
 
 
 def live_match_start() -> str:
@@ -125,8 +120,8 @@ def live_match_start() -> str:
     from bots.driver import match_drive
     from bots.services import builtin_bot_versions, match_start
 
-    versions = [builtin_bot_versions(game=GAME)["random"]] * 2
-    match = match_start(ruleset=GAME, versions=versions, options={"rounds": 3}, queue=False)
+    versions = [builtin_bot_versions(game=LIVE_GAME)["random"]] * 2
+    match = match_start(ruleset=LIVE_GAME, versions=versions, options={"rounds": 3}, queue=False)
     match_drive(match_id=match.pk, max_events=LIVE_STEPS)
     return str(match.pk)
 
@@ -193,7 +188,8 @@ class Tally:
 
 
 async def _request(reader, writer, port: int, path: str, headers: dict) -> tuple[int, dict]:
-    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Accept: application/json",
+    headers = {"Accept": "application/json", **headers}  # a page's request asks for HTML
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}",
              *(f"{k}: {v}" for k, v in headers.items()), "", ""]
     writer.write("\r\n".join(lines).encode())
     await writer.drain()
@@ -283,25 +279,39 @@ def _step_path(seeded: dict, rng: random.Random) -> str:
     return f"/api/matches/{match}/steps/{rng.randrange(events)}/" + ("" if seat is None else f"?seat={seat}")
 
 
-def run(quick: bool = False) -> dict:
-    from bench.append import DEFAULT_URL
+def _viewer_path(seeded: dict, rng: random.Random) -> str:
+    """The replay viewer's page of a random match at a random step (public)."""
+    match, _, events = rng.choice(seeded["matches"])
+    return f"/matches/{match}/?step={rng.randrange(events)}"
 
-    url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL
-    seeded = seed_database(url)
+
+def _frames_path(seeded: dict, rng: random.Random) -> str:
+    """A page of frames.json, as the viewer's script fetches it (PAGE_FRAMES steps around a step)."""
+    match, players, events = rng.choice(seeded["matches"])
+    seat = rng.choice(["public", *map(str, range(players))])
+    return f"/matches/{match}/frames.json?seat={seat}&from={100 * rng.randrange(events // 100 + 1)}&count=100"
+
+
+def run(quick: bool = False) -> dict:
+    url = DATASET_URL
+    seeded = seed_database(url, quick=quick)
     seconds = SECONDS["quick" if quick else "full"]
-    port = int(os.environ.get("BENCH_LOAD_PORT") or _free_port())
-    tournament = seeded["tournament"]
+    port = int(os.environ.get("BENCH_LOAD_PORT", "0")) or _free_port()  # a port of one's own
 
     def health(rng):
         return "health", "/api/health/", {}
 
     def mix(rng):
         roll = rng.random()
-        if roll < 0.6:
+        if roll < 0.5:
             return "steps", _step_path(seeded, rng), {}
+        if roll < 0.65:
+            return "standings", f"/api/tournaments/{rng.choice(seeded['tournaments'])}/standings/", {}
         if roll < 0.8:
-            return "standings", f"/api/tournaments/{tournament}/standings/", {}
-        return "leaderboard", f"/api/leaderboards/{GAME}/", {}
+            return "leaderboard", f"/api/leaderboards/{rng.choice(seeded['games'])}/", {}
+        if roll < 0.9:
+            return "viewer page", _viewer_path(seeded, rng), {"Accept": "text/html"}
+        return "frames.json", _frames_path(seeded, rng), {}
 
     def steps(rng):
         return "steps", _step_path(seeded, rng), {}
@@ -365,22 +375,25 @@ def run(quick: bool = False) -> dict:
             "live_events": live_events, "load": os.getloadavg(),
             "reference": {"server": " ".join(gunicorn_command(reference_port, True)[2:]), "phases": reference},
             "matches": len(seeded["matches"]),
-            "events": sum(events for _, _, events in seeded["matches"]),
+            "events": sum(events for _, _, events in seeded["matches"]), "dataset": seeded["facts"],
             "cpus": os.cpu_count(), "quick": quick}
 
 
 def report(figures: dict) -> list[str]:
     phases = figures["phases"]
     base = phases["health"]
+    data = figures["dataset"]
     lines = [f"{figures['clients']} concurrent keep-alive clients in one process on the same machine "
              f"({figures['cpus']} CPUs) against `{figures['server']}`, DEBUG off, PostgreSQL and the "
-             f"Redis cache; the data: a finished 8-bot Swiss of {GAME} ({figures['matches']} matches, "
-             f"{figures['events']:,} events) with its ratings.", "",
+             f"Redis cache; the data (bench/dataset.py): {data['matches']:,} finished matches of all five "
+             f"games ({data['events']:,} events), {data['bots']} bots, {len(data['tournaments'])} "
+             f"tournaments, {data['ratings']} ratings; the clients read {figures['matches']} of the "
+             f"matches ({figures['events']:,} events).", "",
              "| phase | seconds | requests | requests/s | vs health | p50 ms | p95 ms | p99 ms | 5xx | "
              "no answer |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    titles = {"health": "`/api/health/` (trivial JSON)", "mix": "mix: steps 60 %, standings 20 %, "
-              "leaderboard 20 %", "steps": "steps alone", "revalidated": "steps revalidated (ETag, 304)",
+    titles = {"health": "`/api/health/` (trivial JSON)", "mix": "mix: steps 50 %, standings 15 %, "
+              "leaderboard 15 %, viewer page 10 %, frames.json 10 %", "steps": "steps alone", "revalidated": "steps revalidated (ETag, 304)",
               "live": "a live match's public steps, while it is played",
               "live revalidated": "the same, revalidated (each client's last ETag)"}
     for name, phase in phases.items():

@@ -41,7 +41,9 @@ from bench import brackets as brackets_bench  # noqa: E402
 from bench import fold as fold_bench  # noqa: E402
 from bench import ladder as ladder_bench  # noqa: E402
 from bench import load as load_bench  # noqa: E402
+from bench import explain as explain_bench  # noqa: E402
 from bench import games as games_bench  # noqa: E402
+from bench import growth as growth_bench  # noqa: E402
 from bench import protocol as protocol_bench  # noqa: E402
 from bench import reads as reads_bench  # noqa: E402
 from bench import recovery as recovery_bench  # noqa: E402
@@ -78,6 +80,8 @@ EXTRA = {
               swiss_bench, "in process"),
     "viewer": ("## Opening a replay in the viewer, short and long match, in Chromium (bench/viewer.py)",
                viewer_bench, "viewer.py"),
+    "explain": ("## Every read of the load mix uses an index (bench/explain.py)", explain_bench, "explain.py"),
+    "growth": ("## Growth: the event store at 20 million events (bench/growth.py)", growth_bench, "growth.py"),
     "remote": ("## Remote seats: the clock's fairness on the loopback (bench/remote.py)", remote_bench, "remote.py"),
 }
 

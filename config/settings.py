@@ -176,6 +176,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 # An ended match with no verdict this long after its end lost its validation: queued again.
 VALIDATION_GRACE_SECONDS = int(os.environ.get("VALIDATION_GRACE_SECONDS", "60"))
+# manage.py archive moves the logs of matches that ended this long ago out of the event table
+# into compressed archives (replays/archives.py, docs/scaling.md).
+ARCHIVE_AFTER_DAYS = float(os.environ.get("ARCHIVE_AFTER_DAYS", "30"))
 
 # --- Bots ------------------------------------------------------------------------------------
 # A match driver holds a lease this long and renews it as it plays; an expired lease marks a

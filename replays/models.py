@@ -135,3 +135,22 @@ class SigningKey(models.Model):
 
     def __str__(self):
         return f"{self.algorithm} {self.key_id}" + (" (retired)" if self.retired_at else "")
+
+
+class MatchArchive(models.Model):
+    """The log of a finished match, moved out of the event table: its records as the export
+    writes them (canonical JSON Lines), gzip-compressed, hash chain and signature intact
+    (replays/archives.py). Once this row exists the match's event rows may be deleted, and only
+    then (the append-only trigger checks it); the row itself is never changed or deleted."""
+
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, primary_key=True,
+                                 related_name="archive")
+    format = models.CharField(max_length=16, default="jsonl.gz")
+    data = models.BinaryField(help_text="The records, one canonical JSON object a line, gzip'd.")
+    events = models.PositiveIntegerField()
+    head_hash = models.CharField(max_length=64, help_text="The hash of the last record.")
+    sha256 = models.CharField(max_length=64, help_text="sha256 of ``data``.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"archive of {self.match_id} ({self.events} events)"

@@ -1,12 +1,15 @@
-"""Reads of the event store: records, folds and step-through states."""
+"""Reads of the event store: records, folds and step-through states. An archived match's
+records come from its archive (replays/archives.py) wherever the event table held them."""
 from __future__ import annotations
 
+import itertools
 from typing import Iterator
 
 from games.engine import Chance, Ended, ToAct, registry
 from games.engine.log import Folder
 
-from .models import Event, Match, Snapshot
+from .archives import archive_records
+from .models import Event, Match, MatchArchive, Snapshot
 
 
 def event_record(event: Event, match_id: str | None = None) -> dict:
@@ -20,7 +23,10 @@ def event_record(event: Event, match_id: str | None = None) -> dict:
 def match_records(*, match: Match, first: int = 0, last: int | None = None) -> list[dict]:
     """The records of ``match`` with first <= seq <= last, in order."""
     match_id = str(match.id)
-    return [event_record(e, match_id) for e in _events(match, first, last)]
+    records = [event_record(e, match_id) for e in _events(match, first, last)]
+    if not records:  # none in the table: an archived match's are in its archive
+        return archive_records(match=match, first=first, last=last) or []
+    return records
 
 
 def _events(match: Match, first: int = 0, last: int | None = None):
@@ -33,18 +39,31 @@ def match_record_stream(*, match: Match, last: int, chunk: int = 1000) -> Iterat
     """The records of ``match`` with seq <= last, in order, read ``chunk`` rows at a time (a
     server-side cursor on PostgreSQL): a validation of a long log never holds it whole."""
     match_id = str(match.id)
-    return (event_record(e, match_id) for e in _events(match, last=last).iterator(chunk_size=chunk))
+    rows = _events(match, last=last).iterator(chunk_size=chunk)
+    first = next(rows, None)
+    if first is None:  # an archived match: its records come from the archive
+        return iter(archive_records(match=match, last=last) or [])
+    return itertools.chain((event_record(first, match_id),), (event_record(e, match_id) for e in rows))
 
 
 def match_event_count(*, match: Match) -> int:
-    return Event.objects.filter(match=match).count()
+    count = Event.objects.filter(match=match).count()
+    if count == 0:
+        archived = MatchArchive.objects.filter(pk=match.pk).values_list("events", flat=True).first()
+        return archived or 0
+    return count
 
 
 def match_head(*, match: Match) -> dict | None:
     """The seq and hash of the last event of ``match`` (None before its first): one step down
     the (match, seq) index, where a count reads every row. Seqs are gap-free, so the match has
     seq + 1 events."""
-    return Event.objects.filter(match=match).order_by("-seq").values("seq", "hash").first()
+    head = Event.objects.filter(match=match).order_by("-seq").values("seq", "hash").first()
+    if head is None:  # an archived match: the archive row holds its head
+        archived = MatchArchive.objects.filter(pk=match.pk).values_list("events", "head_hash").first()
+        if archived is not None:
+            return {"seq": archived[0] - 1, "hash": archived[1]}
+    return head
 
 
 def match_folder(*, match: Match, upto: int | None = None, in_place: bool = False) -> Folder:

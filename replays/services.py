@@ -12,18 +12,19 @@ import weakref
 
 import psycopg
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, DataError, IntegrityError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DataError, IntegrityError, connections, transaction
 from django.db.backends.utils import CursorWrapper
 from psycopg.types.json import Jsonb
 from django.utils import timezone
 
 from games.engine import chance, registry, signature
-from games.engine.log import (END_KINDS, GENESIS, Folder, LogError, created_payload, read_jsonl,
-                              record_hash, sealed, validate)
+from games.engine.log import (END_KINDS, GENESIS, Folder, LogError, Report, created_payload,
+                              read_jsonl, record_hash, sealed, validate)
 
+from .archives import ArchiveRefused
 from .generations import generation_bump, tournament_scope
 from .models import Event, Match, Snapshot, Validation
-from .selectors import event_record, match_record_stream, match_records
+from .selectors import match_head, match_record_stream, match_records
 from .signing import end_payload_signed, signing_keys_public
 
 
@@ -269,11 +270,14 @@ def match_validate(*, match: Match) -> Validation:
     snapshots = dict(Snapshot.objects.filter(match=match).values_list("seq", "state"))
     # The head first (the seed its end reveals checks each chance outcome on the way), then the
     # log up to it a chunk at a time: a long log is never held whole (validate's ``last``).
-    head = Event.objects.filter(match=match).order_by("-seq").first()
-    last = None if head is None else event_record(head, str(match.id))
-    records = [] if head is None else match_record_stream(match=match, last=head.seq)
-    report = validate(records, last=last, snapshots=snapshots,
-                      keys=None if match.unsigned else signing_keys_public())
+    head = match_head(match=match)  # the table's head, or an archived match's
+    try:
+        last = None if head is None else match_records(match=match, first=head["seq"], last=head["seq"])[0]
+        records = [] if head is None else match_record_stream(match=match, last=head["seq"])
+        report = validate(records, last=last, snapshots=snapshots,
+                          keys=None if match.unsigned else signing_keys_public())
+    except ArchiveRefused as exc:  # an archive that no longer reads back as the log it was
+        report = Report(ok=False, events=head["seq"] + 1, reason=f"archive: {exc.reason}")
     return Validation.objects.create(match=match, ok=report.ok, events=report.events,
                                      first_bad_seq=report.first_bad_seq, reason=report.reason,
                                      report=report.to_json())

@@ -209,8 +209,11 @@ def live_db(transactional_db):
 
     if connection.vendor != "sqlite":
         return
-    append_only = importlib.import_module("replays.migrations.0002_event_append_only_triggers")
+    append_only = importlib.import_module("replays.migrations._append_only")
     with connection.cursor() as cursor:
         cursor.execute("DROP TRIGGER IF EXISTS replays_event_no_delete")
         cursor.execute("DELETE FROM replays_event")
-        cursor.execute(append_only.SQLITE_UP[1])
+        cursor.execute(append_only.SQLITE_NO_DELETE_UNLESS_ARCHIVED)
+        cursor.execute("DROP TRIGGER IF EXISTS replays_matcharchive_no_delete")  # write-once too
+        cursor.execute("DELETE FROM replays_matcharchive")
+        cursor.execute(append_only.SQLITE_ARCHIVE_KEPT[1])

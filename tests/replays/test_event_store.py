@@ -13,15 +13,17 @@ from replays.services import AppendConflict, event_append, match_create, match_v
 from replays.signing import signing_keys_public
 
 
-def _disable_append_only_trigger():
-    """Tests only: let the test tamper with a stored event, as an attacker with DB access could."""
+def _disable_append_only_trigger(table="replays_event", postgres="replays_event_append_only",
+                                 sqlite="replays_event_no_update"):
+    """Tests only: let the test tamper with a stored event (or another protected row: ``table``
+    and its triggers), as an attacker with DB access could."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # Django's foreign keys are deferred; settle them so the table can be altered.
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE replays_event DISABLE TRIGGER replays_event_append_only")
+            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {postgres}")
         else:
-            cursor.execute("DROP TRIGGER replays_event_no_update")
+            cursor.execute(f"DROP TRIGGER {sqlite}")
 
 
 def _tamper(match, seq, payload, rehash_from_here=False):

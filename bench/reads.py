@@ -84,18 +84,19 @@ def profile_shares(stats: pstats.Stats) -> dict:
     return shares
 
 
-def setup() -> dict:
-    """The bench database with load.py's data, and Django configured as production is."""
+def setup(quick: bool = False) -> dict:
+    """The bench database with load.py's data (its quick dataset with ``quick``), and Django
+    configured as production is."""
     os.environ.update(CACHE_URL=CACHE_URL, SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="testserver,127.0.0.1",
                       API_THROTTLE_ANON="100000000/minute", API_THROTTLE_USER="100000000/minute",
                       CACHE_KEY_PREFIX=f"bench-reads-{os.getpid()}")
     from bench.load import seed_database
 
-    return seed_database(DATABASE_URL)
+    return seed_database(DATABASE_URL, quick=quick)
 
 
 def run(quick: bool = False) -> dict:
-    seeded = setup()
+    seeded = setup(quick)
     from django.db import connection
     from django.test import Client
 

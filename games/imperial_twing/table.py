@@ -119,7 +119,11 @@ def process_draws(state: dict) -> bool:
 
 def queue_spell_draws(state: dict) -> None:
     """T.3: a seat without a spell in hand draws until it has one, "immer sofort"; outside a
-    fight (D9), the seat whose turn it is first."""
+    fight (D9), the seat whose turn it is first. Asked before every step outside a fight, it
+    looks for a seat without a spell before it works out the order (mostly there is none)."""
+    hands = state["hands"]
+    if all(any(IS_SPELL[c] for c in hands[seat]) for seat in in_play(state)):
+        return
     start = state["seat"] if state["seat"] is not None else 0
     for seat in play_order(state, start) if start in in_play(state) else in_play(state):
         if not spells_in_hand(state, seat) and spell_findable(state):
@@ -135,7 +139,24 @@ def reshuffle(state: dict, outcome: list[int]) -> None:
 
 def over_limit(state: dict) -> tuple[int, str] | None:
     """H.1-H.3: the first seat (in play order) holding more than three spell colours or more
-    than fifteen spells, and which limit it breaks."""
+    than fifteen spells, and which limit it breaks. Asked before every step outside a fight,
+    it asks each hand once (``breaks_limit``) before it works out the order of play."""
+    hands = state["hands"]
+    if not any(breaks_limit(hands[seat]) for seat in in_play(state)):
+        return None
+    return first_over_limit(state)
+
+
+def breaks_limit(hand: list[str]) -> bool:
+    """H.1-H.3 for one hand: more than three spell colours (four spells at least) or more than
+    fifteen spells."""
+    spells = [c for c in hand if IS_SPELL[c]]
+    return len(spells) > MAX_SPELLS or (len(spells) > MAX_COLOURS
+                                        and len({ELEMENT[c] for c in spells}) > MAX_COLOURS)
+
+
+def first_over_limit(state: dict) -> tuple[int, str] | None:
+    """``over_limit`` seat by seat in play order: the first seat over a limit, and which."""
     start = state["seat"] if state["seat"] in in_play(state) else None
     for seat in play_order(state, start) if start is not None else in_play(state):
         if len(colours_in_hand(state, seat)) > MAX_COLOURS:

@@ -25,6 +25,7 @@ from games.engine.protocol import GameSpec, InvalidOptions, option
 from games.engine.registry import register
 
 from . import determinize, rules, scenarios
+from .build import copy_block
 from .board import TURNED, MapError, board_of
 from .content import army_keys, armies, extras
 from .state import controller, moon
@@ -107,6 +108,19 @@ def _spelling(action) -> str:
     return json.dumps(action, sort_keys=True)
 
 
+def _same_json(a, b) -> bool:
+    """Do ``a`` and ``b`` (equal by ==) spell the same JSON (``_spelling``)? Where both hold
+    the same types throughout, they do, without writing either (a check of every event asks);
+    elsewhere (True against 1, 1.0 against 1, a float) their spellings decide."""
+    if type(a) is not type(b) or type(a) is float:
+        return _spelling(a) == _spelling(b)
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same_json(value, b[key]) for key, value in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(map(_same_json, a, b))
+    return True if type(a) in (str, int, bool) or a is None else _spelling(a) == _spelling(b)
+
+
 def refusal(state: dict, seat, action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
     if type(seat) is not int or seat not in rules.acting_seats(state):
@@ -114,7 +128,7 @@ def refusal(state: dict, seat, action) -> str | None:
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
     legal = rules.options_for(state, seat, action)
-    if action in legal and _spelling(action) in {_spelling(a) for a in legal if a == action}:
+    if action in legal and any(_same_json(a, action) for a in legal if a == action):
         return None                                     # (as JSON: True is not 1)
     legal = rules.options_for(state, seat)              # refused: reasons from the whole list
     possible = sorted({a["type"] for a in legal})
@@ -453,7 +467,7 @@ class WizardKings(DictRuleset):
         rules.decide(state, seat, _copy(action))
 
     def clone(self, state: dict) -> dict:
-        return _clone(state)
+        return clone_state(state)
 
     def determinize(self, view: dict, seat: int, rng) -> dict:
         """Everything the seat does not see drawn with ``rng`` (module ``determinize``)."""
@@ -554,13 +568,70 @@ def _clone(state: dict) -> dict:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
+# How ``clone_state`` copies a state's keys (the rest, battle, fights, initiative, lying,
+# new_blocks and a scenario's, through one pickle round trip):
+_FLAT = frozenset(("armies", "city_owner", "forfeited", "gold", "maps", "options", "order",
+                   "points", "port_use", "queue", "scores"))  # plain values in a list or dict
+_ROWS = frozenset(("at", "ports", "dead"))  # lists of plain values, in a dict or a list
+
+
+def clone_state(state: dict) -> dict:
+    """``clone`` of a state (what ``apply`` copies, bench/search.py), key for key in its order:
+    the flat lists and dicts by slicing, the hexes' ids and the ports row by row, the blocks
+    (``build.copy_block``) and drafts one by one, the log's list with its entries shared, the
+    rest through one pickle round trip (``_clone``). A log entry is never changed once written (each
+    ``_log`` writes a fresh dict; tests/games/test_wizard_kings_fast_paths.py holds every apply
+    to that), so two states may share them as they would share equal copies: the log was half
+    of what a whole pickle copied."""
+    copy, nested = {}, {}
+    for key, value in state.items():
+        if key in _FLAT:
+            copy[key] = None if value is None else value.copy()
+        elif key in _ROWS:
+            copy[key] = ({k: row.copy() for k, row in value.items()} if type(value) is dict
+                         else [row.copy() for row in value])
+        elif key == "blocks":
+            copy[key] = {bid: copy_block(block) for bid, block in value.items()}
+        elif key == "drafts":
+            copy[key] = {seat: _copy_draft(draft) for seat, draft in value.items()}
+        elif key == "log":
+            copy[key] = value.copy()
+        elif type(value) is dict or type(value) is list:
+            copy[key] = nested[key] = value             # copied below, in its place
+        else:
+            copy[key] = value
+    if nested:
+        copy.update(_clone(nested))
+    return copy
+
+
+def _copy_draft(draft: dict) -> dict:
+    """A copy of a seat's draft (build.fresh_draft): its blocks as blocks are copied, its
+    lists and the gold by ``_copy``."""
+    copied = {}
+    for key, value in draft.items():
+        if key == "blocks":
+            copied[key] = {bid: copy_block(block) for bid, block in value.items()}
+        elif type(value) is dict or type(value) is list:
+            copied[key] = _copy(value)
+        else:
+            copied[key] = value
+    return copied
+
+
 def _copy(value):
     """A deep copy of a small JSON value (an action): for a few keys, faster than ``_clone``'s
-    pickling, which was a tenth of a search playout's ``apply``."""
+    pickling, which was a tenth of a search playout's ``apply``). Only the lists and dicts
+    inside are copied again: most actions hold strings alone, and a fold copies every one."""
     if type(value) is dict:
-        return {key: _copy(item) for key, item in value.items()}
+        copy = value.copy()
+        for key, item in copy.items():
+            if type(item) is dict or type(item) is list:
+                copy[key] = _copy(item)
+        return copy
     if type(value) is list:
-        return [_copy(item) for item in value]
+        return [_copy(item) if type(item) is dict or type(item) is list else item
+                for item in value]
     return value
 
 

@@ -121,6 +121,8 @@ class Board:
     _room: dict[bool, dict] = field(default_factory=dict, repr=False)
     # movement._routes' paths, by the kind, seat, start and what stands in reach (kept, bounded)
     _routes: dict[tuple, tuple] = field(default_factory=dict, repr=False)
+    # movement.ports_of: the board's ports, sorted (found once)
+    _ports: tuple[str, ...] | None = field(default=None, repr=False)
 
     def neighbours(self, hex_: str) -> list[str]:
         """The hexes of this board next to ``hex_`` (computed once per hex)."""

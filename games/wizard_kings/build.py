@@ -44,7 +44,7 @@ def open_drafts(state: dict, *, setup: bool) -> None:
 def fresh_draft(state: dict, seat: int, *, setup: bool) -> dict:
     """``seat``'s draft as a build opens: its blocks as they stand, the gold of its friendly
     cities (6.1), or at setup its purse (1.22)."""
-    mine = {bid: _copy_block(blk) for bid, blk in state["blocks"].items()
+    mine = {bid: copy_block(blk) for bid, blk in state["blocks"].items()
             if blk["owner"] == seat}
     if setup:
         gold = {SETUP_GOLD: state["options"]["army_gold"]}
@@ -55,10 +55,10 @@ def fresh_draft(state: dict, seat: int, *, setup: bool) -> dict:
             "got": [], "spent": [], "bought": [], "handed": [], "dropped": [], "took": []}
 
 
-def _copy_block(blk: dict) -> dict:
-    """A copy of a block the draft may change: its fields are plain values but its artefact, a
-    dict of plain values (``copy.deepcopy`` of the same, at a seventh of its cost: every build
-    of a search's playouts opens a draft per seat)."""
+def copy_block(blk: dict) -> dict:
+    """A copy of a block the draft (or a copy of the state) may change: its fields are plain
+    values but its artefact, a dict of plain values (``copy.deepcopy`` of the same, at a
+    seventh of its cost: every build of a search's playouts opens a draft per seat)."""
     copied = blk.copy()
     art = copied.get("artefact")
     if art is not None:

@@ -61,6 +61,14 @@ def is_port(b: Board, h: str) -> bool:
                               or any(open_water(b, n) for n in b.neighbours(h)))
 
 
+def ports_of(b: Board) -> tuple[str, ...]:
+    """The board's ports (``is_port``), sorted: a fact of the board, found once a board
+    (``Board._ports``); the move phase begins with the friendly ones (4.8)."""
+    if b._ports is None:
+        b._ports = tuple(h for h in sorted(b.cities) if is_port(b, h))
+    return b._ports
+
+
 def step_allowed(b: Board, kind, a: str, n: str) -> bool:
     """May a land block of ``kind`` cross from ``a`` into ``n`` (terrain, river, wall)?"""
     terrain = b.terrain[n]
@@ -383,6 +391,45 @@ def _within(start: str, reach: int) -> frozenset[str]:
         frontier = [n for h in frontier for n in neighbours_on_grid(h) if n not in found]
         found.update(frontier)
     return frozenset(found)
+
+
+def steps_out(state: dict, seat: int) -> bool | None:
+    """A quick answer to "has ``seat`` a move or a spell?", or None. False: every block of
+    the seat has moved or cast a spell this turn (``destinations`` and a wizard's move-phase
+    spells, rules._move_spells, are then empty for each). True: one of its blocks that may move now
+    (not moved, no spell cast, not pinned, 4.7) may take one step, by a hexside it may leave
+    by, into a hex that is not hostile (``is_enemy``, 4.4), has no battle to come and has room
+    for it (``room_to_stand``: 4.5's stacking, land or water). Such a step is the first step of
+    every search over paths (``_search_routes`` offers it before it looks further) and
+    ``destinations`` lists it, so True means ``destinations`` of that block is not empty; False
+    says nothing (a longer path, a battle, a sea voyage may still be there). rules._can_move
+    asks it after every move before it lists a seat's blocks (the listing was most of a fold)."""
+    b = board(state)
+    at, fights = state["at"], state["fights"]
+    spent = True
+    for bid, block in state["blocks"].items():
+        if block["owner"] != seat or block["moved"] or block["cast"]:
+            continue
+        spent = False
+        if block["hex"] is None:
+            continue
+        kind = kind_of(block["kind"])
+        if kind.move == 0:
+            continue
+        is_pinned, barred = pinned(state, bid)
+        if is_pinned:
+            continue
+        start = block["hex"]
+        room = room_to_stand(b, "water" in kind.traits)
+        if kind.flyer:
+            steps = [(n, side(start, n)) for n in b.neighbours(start)]
+        else:
+            steps = [(n, s) for n, s, _, _ in land_steps(b, kind)[start]]
+        for n, s in steps:
+            if (s not in barred and n not in fights and len(at.get(n, ())) < room[n]
+                    and not is_enemy(state, n, seat)):
+                return True
+    return False if spent else None
 
 
 def destinations(state: dict, bid: str, hostile: Hostile | None = None) -> list[dict]:

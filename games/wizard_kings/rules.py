@@ -12,7 +12,7 @@ import threading
 from . import battle, build, scenarios
 from .board import TURNED, board_of, distance
 from .content import army_keys, kind_of, spell_of, armies
-from .movement import Hostile, destinations, is_port
+from .movement import Hostile, destinations, ports_of, steps_out
 from .state import (blocks_at, board, city_gold, controller, is_friendly, live_seats, place,
                     remove)
 
@@ -127,9 +127,9 @@ def _begin_moves(state: dict, order: list[int]) -> None:
     """The move phase begins in ``order`` (Player 1 first)."""
     state["order"] = order
     state["mover"] = 0
-    b = board(state)                                    # 4.8: ports friendly as moves begin
-    state["ports"] = {str(s): [h for h in sorted(b.cities) if is_port(b, h)
-                               and controller(state, h) == s] for s in live_seats(state)}
+    holder = {h: controller(state, h) for h in ports_of(board(state))}
+    state["ports"] = {str(s): [h for h, held in holder.items() if held == s]
+                      for s in live_seats(state)}         # 4.8: ports friendly as moves begin
     state["port_use"] = {}
     state["phase"] = "move"
 
@@ -253,11 +253,15 @@ def _finish_listing(state: dict, seat: int, entry: dict) -> None:
 
 def _build_options(state: dict, seat: int, action) -> list[dict]:
     """build.options, the whole list remembered for the last (state, seat); with ``action`` and
-    nothing remembered, only the candidates (one check of one action needs no more)."""
-    key = (id(state), seat, state["phase"], repr(state["drafts"][str(seat)]))
+    nothing remembered, only the candidates (one check of one action needs no more). The key
+    (the draft's whole repr) is written only where it can be used: for another state, a
+    check's candidates need none."""
     builds = _LISTINGS.builds
-    if builds["state"] is state and builds["key"] == key:
-        return [dict(a) for a in builds["options"]]
+    remembered = builds["state"] is state
+    if remembered or action is None:
+        key = (id(state), seat, state["phase"], repr(state["drafts"][str(seat)]))
+        if remembered and builds["key"] == key:
+            return [dict(a) for a in builds["options"]]
     if action is not None:
         return build.options(state, seat, action)
     found = build.options(state, seat)
@@ -287,7 +291,18 @@ def _can_move(state: dict, seat: int) -> bool:
     """Has ``seat`` anything to do in its move but say done? Asked after every move, it lists
     the seat's blocks only until one has an action (a whole listing took three quarters of a
     fold's time); a search that asks for the whole listing next goes on from there. A
-    scenario's limits (7.1-7.3) are asked of the whole listing."""
+    scenario's limits (7.1-7.3) are asked of the whole listing. A block with a step to take
+    at once, or none left that has not moved or cast (``steps_out``), answers before any
+    listing is made."""
+    if state.get("scenario") is None:
+        quick = steps_out(state, seat)
+        if quick is not None:
+            return quick
+    return _can_move_by_listing(state, seat)
+
+
+def _can_move_by_listing(state: dict, seat: int) -> bool:
+    """``_can_move`` from the listing, made a block at a time until a block has an action."""
     entry = _move_listing(state, seat)
     if entry["rest"] is not None and state.get("scenario") is None:
         if any(found for found in entry["options"].values()):
@@ -431,7 +446,7 @@ def _step(state: dict) -> bool:
     phase = state["phase"]
     if phase == "over":
         return False
-    if len(live_seats(state)) <= 1 and phase != "deal":
+    if state["forfeited"] and len(live_seats(state)) <= 1 and phase != "deal":
         _end(state, "last army standing")
         return True
     if phase == "deal" and state["options"].get("scenario"):

@@ -31,3 +31,28 @@ def test_can_lay_and_the_kept_lookups_equal_what_they_replace(players, seed):
             assert fight.can_lay(state, seat) == bool(actions and actions != [{"type": "done"}])
             fights += 1
     assert fights > 5  # the playout did fight
+
+
+@pytest.mark.parametrize("players,seed", [(2, 6), (3, 7), (4, 8), (2, 9)])
+def test_the_hand_limits_and_spell_draws_asked_hand_by_hand_equal_the_walk(players, seed):
+    """H.1-H.3: "more than three spell colours or more than fifteen spells" finds the same
+    first seat (``over_limit``, asking every hand once first) as the walk in play order
+    (``first_over_limit``); T.3: a seat without a spell queues its draw, and nobody queues one
+    while every seat holds a spell."""
+    from games.imperial_twing.table import first_over_limit, over_limit, queue_spell_draws
+    over = lacking = 0
+    for state in playout_states(players, seed):
+        found = first_over_limit(state)
+        assert over_limit(state) == found
+        over += found is not None
+        before = len(state["draws"])
+        queue_spell_draws(state)            # a copy of a state apply made: changed in place
+        queued = state["draws"][before:]
+        del state["draws"][before:]
+        seats = [s for s in in_play(state)
+                 if not any(CARD[c].kind == "spell" for c in state["hands"][s])]
+        assert {task["seat"] for task in queued} <= set(seats)
+        if not seats:
+            assert queued == []
+        lacking += bool(seats)
+    assert lacking > 0

@@ -1,6 +1,7 @@
 """Wizard Kings: the move phase's listing made a block at a time. ``rules._can_move`` (asked after
-every move: may the seat still do anything but end its move?) stops at the first block with an
-action, ``move_options(..., only=block)`` (a check of one move) lists that block alone, and a later
+every move: may the seat still do anything but end its move?) answers at once where it can
+(movement.steps_out), else from the listing, which stops at the first block with an action,
+``move_options(..., only=block)`` (a check of one move) lists that block alone, and a later
 whole listing of the same state goes on from the blocks listed so far. Each is held here to a
 reference that lists every block of the seat afresh, over the move phases of random matches."""
 from __future__ import annotations
@@ -61,6 +62,8 @@ def test_4_2_a_listing_made_a_block_at_a_time_is_the_listing_of_every_block(opti
             listing = whole(expected)
             # whether the seat may still move, then the whole listing, from where that stopped
             assert rules._can_move(fresh(state), seat) == (len(listing) > 1)
+            # the listing's own answer where the quick one (movement.steps_out) is not asked
+            assert rules._can_move_by_listing(fresh(state), seat) == (len(listing) > 1)
             entry = rules._LISTINGS.moves
             if entry["state"] is state and entry["rest"]:
                 stopped_early += 1
@@ -85,6 +88,7 @@ def test_4_2_a_listing_made_a_block_at_a_time_is_the_listing_of_every_block(opti
             blk["moved"] = True
         some = sorted(b for b, blk in spent["blocks"].items() if blk["owner"] == seat)[0]
         assert rules._can_move(fresh(spent), seat) is False
+        assert rules._can_move_by_listing(fresh(spent), seat) is False
         assert rules.move_options(fresh(spent), seat, only=some) == [{"type": "done"}]
         assert rules._can_move(spent, seat) is False
         assert rules.move_options(spent, seat) == [{"type": "done"}]

@@ -116,21 +116,28 @@ def _start(tab, live_server, game: str, *, via_nav=False):
     return Match.objects.get(pk=re.search(r"/matches/([0-9a-f-]+)/", tab.url).group(1))
 
 
-def _decide(tab, rng: random.Random, *, board_click: bool) -> None:
+def _decide(tab, rng: random.Random, *, board_click: bool) -> str | None:
     """Choose one of the offered actions: on the board where it offers a target (when asked), then
-    a random value in each open field of the picker, and send it."""
+    a random value in each open field of the picker, and send it. Returns the field the board
+    click chose (#play's data-pinned), if one did."""
+    pinned = None
     if board_click and tab.locator("#board .pickable").count():
         targets = tab.locator("#board .pickable")
-        targets.nth(rng.randrange(targets.count())).click()
+        # force: on a map, a hex's outline lies under its city, blocks and marks; the click lands
+        # on the topmost, and the page resolves it to the hex (docs/play.md)
+        targets.nth(rng.randrange(targets.count())).click(force=True)
+        pinned = tab.get_attribute("#play", "data-pinned")
     while tab.locator("#play-fields select.open").count():
         select = tab.locator("#play-fields select.open").first
         # option 0 reads "choose (n)"; the others are the values the legal actions still have
         select.select_option(index=rng.randrange(1, select.locator("option").count()))
     tab.click("#play-send")
+    return pinned
 
 
-def _play_to_the_end(tab, rng: random.Random, *, board_click=False, during=None) -> int:
-    """Answer every act offered until the match is over; the number of answers sent."""
+def _play_to_the_end(tab, rng: random.Random, *, board_click=False, during=None, pinned=None) -> int:
+    """Answer every act offered until the match is over; the number of answers sent. ``pinned``
+    (a list) gets the field of each answer a board click chose."""
     sent = 0
     for _ in range(MOST_DECISIONS):
         tab.wait_for_selector("#play[data-state='choose'], #play[data-state='over']", timeout=DECISION_WAIT_MS)
@@ -140,7 +147,9 @@ def _play_to_the_end(tab, rng: random.Random, *, board_click=False, during=None)
         assert re.fullmatch(r"[0-9]+:[0-5][0-9]", tab.inner_text("#play-clock"))
         if during is not None:
             during(sent)
-        _decide(tab, rng, board_click=board_click)
+        field = _decide(tab, rng, board_click=board_click)
+        if field and pinned is not None:
+            pinned.append(field)
         tab.wait_for_selector(f"#play:not([data-state='sending']):not([data-turn='{turn}']), "
                               "#play[data-state='over']", timeout=DECISION_WAIT_MS)
         sent += 1
@@ -168,25 +177,34 @@ def _result_shown(tab, match: Match) -> None:
     assert tab.locator("#play-picker").is_hidden()
 
 
+# Where the board makes a click natural (docs/play.md): the fields a click on it chooses.
+BOARD_FIELDS = {"wizard-kings": {"to", "hex"}}
+
+
 @pytest.mark.parametrize("game", ["imperial-twing", "warlock", "wizard-kings"])
 def test_a_person_plays_a_whole_match_in_the_browser(game, browser, live_server, match_runner, player):
+    """A whole match through the picker; on Wizard Kings' map a click on a hex chooses where a
+    block is placed or goes (the "hex" or "to" of the legal actions) whenever one is offered."""
     context, tab = _signed_in_page(browser, live_server, player)
+    pinned = []
     try:
         match = _start(tab, live_server, game)
-        sent = _play_to_the_end(tab, random.Random(game))
+        sent = _play_to_the_end(tab, random.Random(game), board_click=game in BOARD_FIELDS, pinned=pinned)
         _result_shown(tab, match)
         tab.screenshot(path=str(_artifact(f"play-{game}.png")), full_page=True)
         assert not tab.errors, "\n".join(tab.errors)
     finally:
         context.close()
     _ended_as_played(match, sent)
+    if game in BOARD_FIELDS:
+        assert pinned and set(pinned) <= BOARD_FIELDS[game], pinned
 
 
 def test_a_person_plays_trap_the_wizard_by_clicks_on_the_board(browser, live_server, match_runner, player):
     """The wheel's fields choose a move's destination: a click on a field the legal moves reach
     narrows the picker to the moves there. While the picker is offered, the page passes axe."""
     context, tab = _signed_in_page(browser, live_server, player)
-    checked = []
+    checked, pinned = [], []
 
     def accessible(sent):
         if checked or not tab.locator("#play-fields select").count():
@@ -195,7 +213,7 @@ def test_a_person_plays_trap_the_wizard_by_clicks_on_the_board(browser, live_ser
 
     try:
         match = _start(tab, live_server, "trap-the-wizard", via_nav=True)
-        sent = _play_to_the_end(tab, random.Random(3), board_click=True, during=accessible)
+        sent = _play_to_the_end(tab, random.Random(3), board_click=True, during=accessible, pinned=pinned)
         _result_shown(tab, match)
         assert not tab.errors, tab.errors
     finally:
@@ -203,6 +221,7 @@ def test_a_person_plays_trap_the_wizard_by_clicks_on_the_board(browser, live_ser
     _ended_as_played(match, sent)
     moves = [e.payload["action"] for e in Event.objects.filter(match=match, kind="action", seat=0)]
     assert any(isinstance(a, dict) and a.get("type") == "move" for a in moves), moves
+    assert pinned and set(pinned) == {"to"}, pinned
     assert checked == [[]], checked
 
 
@@ -210,9 +229,10 @@ def test_a_person_plays_sorcado_and_the_page_shows_no_card_the_seat_may_not_know
                                                                                 match_runner, player):
     """Sorcado's hands and face-down cards are hidden information: at every decision the page
     (the board of the seat's perspective and the act's legal actions) names none of the cards
-    the other seat knows and this seat does not."""
+    the other seat knows and this seat does not. A click on a slot of the board chooses where a
+    card is placed, whenever a placement is offered."""
     context, tab = _signed_in_page(browser, live_server, player)
-    leaks = []
+    leaks, pinned = [], []
 
     def secrets_hidden(sent):
         folder = sqlite_patient(lambda: match_folder(match=match))
@@ -223,13 +243,15 @@ def test_a_person_plays_sorcado_and_the_page_shows_no_card_the_seat_may_not_know
 
     try:
         match = _start(tab, live_server, "sorcado")
-        sent = _play_to_the_end(tab, random.Random(5), during=secrets_hidden)
+        sent = _play_to_the_end(tab, random.Random(5), during=secrets_hidden, board_click=True, pinned=pinned)
         _result_shown(tab, match)
         assert not tab.errors, tab.errors
     finally:
         context.close()
     assert leaks == []
     _ended_as_played(match, sent)
+    # A click on one of the seat's slots chose where a card is placed.
+    assert pinned and set(pinned) == {"slot"}, pinned
 
 
 def _artifact(name: str):

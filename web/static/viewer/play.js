@@ -9,17 +9,22 @@
  * in the order the fields first appear, each offering the values the actions still possible
  * after the earlier choices have (a field an action lacks reads "(none)"). When one action is
  * left it can be sent. Where the board makes it natural, a click on the board chooses too
- * (BOARD_PICKS: Trap the Wizard's fields choose the "to" of a move).
+ * (BOARD_PICKS: Trap the Wizard's fields choose the "to" of a move, Sorcado's slots the "slot"
+ * of a placement, Wizard Kings' hexes the "to" of a move, regroup or retreat and the "hex" of a
+ * placement, recruit or capital: a board element's attribute names the value, whose JSON type
+ * is the one the legal actions carry, e.g. the hex "0302" stays a string).
  *
- * #play tells what it is doing: data-state (waiting, choose, sending, over) and data-turn (the
- * turn offered). */
+ * #play tells what it is doing: data-state (waiting, choose, sending, over), data-turn (the
+ * turn offered) and data-pinned (the field a click on the board chose, while it holds). */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("viewer-data").textContent);
   var play = data.play;
   if (!play) return;
   var WAIT_SECONDS = 25;
-  var BOARD_PICKS = {"trap-the-wizard": {attribute: "data-field", key: "to"}};
+  var BOARD_PICKS = {"trap-the-wizard": [{attribute: "data-field", key: "to"}],
+                     "sorcado": [{attribute: "data-slot", key: "slot"}],
+                     "wizard-kings": [{attribute: "data-hex", key: "to"}, {attribute: "data-hex", key: "hex"}]};
   var ABSENT = "\u0000absent";
   var box = document.getElementById("play");
   var statusText = document.getElementById("play-status");
@@ -136,28 +141,48 @@
   }
 
   /* -- the board: where a click chooses ------------------------------------------------------- */
+  var boardTargets = [];  // per pick of the game: {attribute text: the value the actions carry}
   function markBoard(actions) {
-    var pick = BOARD_PICKS[data.ruleset];
-    if (!pick) return;
-    var targets = {};
-    (actions || []).forEach(function (a) {
-      var v = value(a, pick.key);
-      if (v !== undefined) targets[String(v)] = true;
+    var picks = BOARD_PICKS[data.ruleset];
+    if (!picks) return;
+    boardTargets = picks.map(function (pick) {
+      var targets = {};
+      (actions || []).forEach(function (a) {
+        var v = value(a, pick.key);
+        if (v !== undefined && v !== null && typeof v !== "object") targets[String(v)] = v;
+      });
+      return targets;
     });
-    Array.prototype.forEach.call(svg.querySelectorAll("[" + pick.attribute + "]"), function (node) {
-      var on = act !== null && targets[node.getAttribute(pick.attribute)] === true;
-      node.classList.toggle("pickable", on);
+    picks.forEach(function (pick) {
+      Array.prototype.forEach.call(svg.querySelectorAll("[" + pick.attribute + "]"), function (node) {
+        node.classList.toggle("pickable", act !== null && boardChoice(node) !== null);
+      });
     });
   }
 
+  /* The first pick of the game whose attribute ``node`` has and whose value an action offers. */
+  function boardChoice(node) {
+    var picks = BOARD_PICKS[data.ruleset] || [];
+    for (var i = 0; i < picks.length; i++) {
+      var raw = node.getAttribute(picks[i].attribute);
+      var targets = boardTargets[i] || {};
+      if (raw !== null && Object.prototype.hasOwnProperty.call(targets, raw)) {
+        return {key: picks[i].key, value: targets[raw]};
+      }
+    }
+    return null;
+  }
+
   svg.addEventListener("click", function (e) {
-    var pick = BOARD_PICKS[data.ruleset];
-    if (!pick || !act) return;
-    var node = e.target.closest ? e.target.closest("[" + pick.attribute + "]") : null;
-    if (!node || !node.classList.contains("pickable")) return;
-    var raw = node.getAttribute(pick.attribute), number = Number(raw);
+    var picks = BOARD_PICKS[data.ruleset];
+    if (!picks || !act) return;
+    var selector = picks.map(function (pick) { return "[" + pick.attribute + "]"; }).join(",");
+    var node = e.target.closest ? e.target.closest(selector) : null;
+    var choice = node && node.classList.contains("pickable") ? boardChoice(node) : null;
+    if (!choice) return;
     pinned = {};
-    pinned[pick.key] = canon(String(number) === raw ? number : raw);
+    pinned[choice.key] = canon(choice.value);
+    box.dataset.pinned = choice.key;
     chosen = [];
     drawPicker();
   });
@@ -168,6 +193,7 @@
   function offer(message) {
     act = message;
     pinned = {};
+    delete box.dataset.pinned;
     chosen = [];
     deadline = Date.parse(message.deadline) - skew;
     box.dataset.turn = String(message.turn);
@@ -233,6 +259,7 @@
 
   document.getElementById("play-clear").addEventListener("click", function () {
     pinned = {};
+    delete box.dataset.pinned;
     chosen = [];
     drawPicker();
   });

@@ -13,12 +13,11 @@ from django.test.utils import CaptureQueriesContext
 
 from api import caching
 from bots import driver
-from replays.models import Match
 from replays.selectors import match_folder, match_records
 from tournaments.services import correction_record, ratings_recompute
 
-from .test_matches_api import SORCADO, client_for, played_until_seat_acts, start, url
-from .test_matches_api import live, people, stand_ins, versions  # noqa: F401  (fixtures)
+from .test_matches_api import client_for, played_until_seat_acts, url
+from .test_matches_api import ended, live, people, stand_ins, versions  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)
@@ -47,20 +46,12 @@ def forget():
         caching._bodies_size = 0
 
 
-@pytest.fixture
-def played(stand_ins, versions, django_capture_on_commit_callbacks, eager_tasks):
-    with django_capture_on_commit_callbacks(execute=True):
-        match = start("sorcado", versions, options=SORCADO, seed=b"cached".ljust(32, b"."))
-    assert match.status == Match.Status.ENDED
-    return match
-
-
-def test_it_serves_a_finished_step_as_a_fresh_fold_gives_it_from_every_perspective(played, people):
+def test_it_serves_a_finished_step_as_a_fresh_fold_gives_it_from_every_perspective(ended, people):
     reader = client_for()
-    last = match_folder(match=played).seq
+    last = match_folder(match=ended).seq
     for n in (0, 7, last // 2, last):
         for seat in ("", "?seat=0", "?seat=1", "?seat=all"):
-            path = url(played, f"steps/{n}/{seat}")
+            path = url(ended, f"steps/{n}/{seat}")
             forget()
             fresh = reader.get(path)
             with CaptureQueriesContext(connection) as queries:
@@ -69,24 +60,24 @@ def test_it_serves_a_finished_step_as_a_fresh_fold_gives_it_from_every_perspecti
             assert len(queries) == 0, (path, [q["sql"] for q in queries])  # memory and the cache alone
             assert cached["ETag"] == fresh["ETag"]
     # ... and the fresh read is the fold: the view of seat 1 at the head is the engine's.
-    folder = match_folder(match=played)
-    body = reader.get(url(played, f"steps/{last}/?seat=1")).json()
+    folder = match_folder(match=ended)
+    body = reader.get(url(ended, f"steps/{last}/?seat=1")).json()
     assert body["view"] == json.loads(json.dumps(folder.ruleset.view(folder.state, 1)))
     assert body["steps"] == last + 1 and body["event"]["kind"] == "match_ended"
 
 
 @pytest.mark.parametrize("tail", ["events/?limit=5", "events/?after=10&limit=3", "export/"])
-def test_it_serves_finished_events_and_exports_as_read_fresh(played, tail):
+def test_it_serves_finished_events_and_exports_as_read_fresh(ended, tail):
     forget()
-    fresh = client_for().get(url(played, tail))
+    fresh = client_for().get(url(ended, tail))
     with CaptureQueriesContext(connection) as queries:
-        cached = client_for().get(url(played, tail))
+        cached = client_for().get(url(ended, tail))
     assert fresh.status_code == 200 and cached.content == fresh.content and len(queries) == 0
     assert cached["Content-Type"] == fresh["Content-Type"]
     if tail == "export/":
         assert cached["Content-Disposition"] == fresh["Content-Disposition"]
         assert cached.content.decode().splitlines()[0] == json.dumps(
-            match_records(match=played, last=0)[0], separators=(",", ":"), sort_keys=True)
+            match_records(match=ended, last=0)[0], separators=(",", ":"), sort_keys=True)
 
 
 def test_a_seats_live_view_is_never_served_to_another_seat_or_an_anonymous_reader(live, people):
@@ -206,8 +197,8 @@ def test_an_unknown_game_has_no_leaderboard_and_nothing_is_cached_for_it(db):
 
 
 @pytest.mark.parametrize("query", ["", "?seat=1&from=20&count=10", "?seat=full"])
-def test_the_viewers_frames_of_a_finished_match_are_served_as_computed_fresh(played, people, query):
-    path = f"/matches/{played.pk}/frames.json{query}"
+def test_the_viewers_frames_of_a_finished_match_are_served_as_computed_fresh(ended, people, query):
+    path = f"/matches/{ended.pk}/frames.json{query}"
     forget()
     fresh = client_for().get(path)
     with CaptureQueriesContext(connection) as queries:

@@ -83,7 +83,7 @@ TAU = 0.85
 CAP = 2  # matches in flight (settings.LADDER_MATCHES_IN_FLIGHT's default)
 HISTORY_MATCHES = 200  # ladder.services.HISTORY_MATCHES
 SIZES = {  # per seat count: (matches a run, runs, check every); reference games per class pair
-    "full": {2: (480, 5, 12), 4: (480, 5, 12), "reference": 200, "hour": 3600},
+    "full": {2: (480, 11, 12), 4: (480, 11, 12), "reference": 200, "hour": 3600},
     "quick": {2: (24, 1, 12), 4: (12, 1, 12), "reference": 2, "hour": 120},
 }
 LADDER_SECONDS = 10.0  # settings.LADDER_SECONDS's default: the beat

@@ -82,7 +82,7 @@ def ladder_rating_history(*, ladder) -> dict[int, list[dict]]:
 
     folded = LadderMatch.objects.filter(ladder=ladder, applied=True, match__status=Match.Status.ENDED)
     head = folded.aggregate(count=Count("id"), last=Max("match__ended_at"))
-    key = f"ladder:rating-history:1:{ladder.pk}:{head['count']}:{head['last'] and head['last'].isoformat()}"
+    key = f"ladder:rating-history:2:{ladder.pk}:{head['count']}:{head['last'] and head['last'].isoformat()}"
     history = cache.get(key)
     if history is not None:
         return history

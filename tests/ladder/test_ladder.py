@@ -208,3 +208,22 @@ def test_a_real_worker_plays_the_ladder_from_its_queue(live_db, celery_worker_pr
     assert done is not None and done.match.status == Match.Status.ENDED
     assert LadderRating.objects.filter(ladder=ladder).count() == 2
     assert Ladder.objects.count() == 1
+
+
+def test_the_migration_to_the_pairwise_model_folds_stored_ratings_again_as_a_recompute_does(db):
+    """ladder/migrations/0006_ratings_pairwise.py: ratings stored by an older model (here made
+    up) are folded again from the ladder's history; the rows equal a recompute's."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    ladder = ladder_get_or_create(game=GAME)
+    for _ in range(4):
+        _play(ladder)
+    recomputed = {r.version_id: (r.mu, r.sigma, r.conservative, r.games)
+                  for r in LadderRating.objects.filter(ladder=ladder)}
+    LadderRating.objects.filter(ladder=ladder).update(mu=40.0, sigma=1.0, conservative=37.0, games=99)
+    import_module("ladder.migrations.0006_ratings_pairwise").refold(apps, None)
+    after = {r.version_id: (r.mu, r.sigma, r.conservative, r.games) for r in LadderRating.objects.filter(ladder=ladder)}
+    assert after.keys() == recomputed.keys() and len(after) == 2
+    assert all(after[v] == pytest.approx(recomputed[v]) for v in recomputed)

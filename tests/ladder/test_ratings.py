@@ -52,3 +52,28 @@ def test_a_match_rates_by_placings_and_the_board_by_mu_minus_three_sigma():
     tied = rate_match(model, [fresh, fresh], [1, 1])
     assert tied[0][0] == pytest.approx(tied[1][0])
     assert conservative((30.0, 2.0)) == 24.0
+
+
+def _fresh_pod(placings):
+    model = rating_model()
+    return [mu - 25 for mu, _ in rate_match(model, [fresh_rating(model)] * len(placings), placings)]
+
+
+def test_a_pod_is_rated_over_all_its_pairs():
+    """"openskill's Bradley-Terry model over every pair of a match ("full" pairing: a pod of four
+    is six pairwise results)": from equal ratings, the first and the last of a pod move by the
+    same amount, as do the second and the third (each won and lost as many pairs). Plackett-Luce
+    rates a pod as the winner chosen first, then the next, and moves the last 1.4 times as far as
+    the first."""
+    first, second, third, fourth = _fresh_pod([1, 2, 3, 4])
+    assert first > second > 0 > third > fourth
+    assert first == pytest.approx(-fourth) and second == pytest.approx(-third)
+
+
+def test_a_pods_pairs_share_one_placing():
+    """"each pairwise result is given n - 1 times the variance (beta^2) of a two-player match ...
+    the winner of a pod of four then gains 1.9 times what the winner of a two-player match gains
+    (3.0 times at one beta for all)"."""
+    pod_winner = _fresh_pod([1, 2, 3, 4])[0]
+    pair_winner = _fresh_pod([1, 2])[0]
+    assert 1.5 < pod_winner / pair_winner < 2.2

@@ -27,17 +27,16 @@ def ladder_leaderboard(*, ladder) -> list[dict]:
     """The ladder's active entries, best first by the conservative rating (mu - 3 sigma of the
     version they play with; an entry whose version has not played yet is at the fresh rating),
     each with its rank, games and uncertainty."""
-    from openskill.models import PlackettLuce
-
     from .models import LadderEntry, LadderRating
+    from .ratings import fresh_rating
 
-    fresh = PlackettLuce().rating()
+    fresh_mu, fresh_sigma = fresh_rating()
     entries = list(LadderEntry.objects.filter(ladder=ladder, active=True).select_related("bot__owner", "version"))
     ratings = {r.version_id: r for r in LadderRating.objects.filter(ladder=ladder, version__in=[e.version_id for e in entries])}
     rows = []
     for entry in entries:
         rating = ratings.get(entry.version_id)
-        mu, sigma = (rating.mu, rating.sigma) if rating else (fresh.mu, fresh.sigma)
+        mu, sigma = (rating.mu, rating.sigma) if rating else (fresh_mu, fresh_sigma)
         rows.append({"entry": entry, "bot": entry.bot, "version": entry.version.number, "mu": mu, "sigma": sigma,
                      "conservative": mu - 3 * sigma, "games": rating.games if rating else 0})
     rows.sort(key=lambda row: (-row["conservative"], row["entry"].pk))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 from typing import Iterator
 
+from django.db.models import Q
+
 from games.engine import Chance, Ended, ToAct, registry
 from games.engine.log import Folder
 
@@ -70,23 +72,37 @@ def match_folder(*, match: Match, upto: int | None = None, in_place: bool = Fals
     """The fold of ``match`` after event ``upto`` (default: the head), from the nearest snapshot
     at or before it: one decode plus fewer than REPLAY_SNAPSHOT_EVERY applies. ``in_place``: the
     fold changes one state as it goes (no copy per event, Folder.in_place) and the folder goes
-    on that way; for a caller that reads the state it stands at and keeps none from before."""
-    created = match_records(match=match, last=0)
-    if not created:
-        raise Match.DoesNotExist(f"match {match.id} has no events")
-    ruleset = registry.get(match.ruleset, match.ruleset_version)
+    on that way; for a caller that reads the state it stands at and keeps none from before.
+
+    Two queries: the snapshot, then in one range read the log's first event (match_created),
+    the snapshot's own event (its hash goes on the chain) and the events after it up to
+    ``upto``. An archived match reads the same records from its archive."""
     snapshots = Snapshot.objects.filter(match=match)
     if upto is not None:
         snapshots = snapshots.filter(seq__lte=upto)
-    snapshot = snapshots.order_by("-seq").first()
+    snapshot = snapshots.order_by("-seq").only("seq", "state").first()
+    begin = snapshot.seq if snapshot is not None else 0
+    rows = Event.objects.filter(match=match).filter(Q(seq=0) | Q(seq__gte=begin))
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    match_id = str(match.id)
+    records = [event_record(e, match_id) for e in rows.order_by("seq")]
+    if not records:  # none in the table: an archived match's are in its archive
+        records = [r for r in archive_records(match=match, last=upto) or [] if r["seq"] == 0 or r["seq"] >= begin]
+    if not records or records[0]["seq"] != 0:
+        raise Match.DoesNotExist(f"match {match.id} has no events")
+    created = records[0]
     if snapshot is None:
-        folder, start = Folder(created[0], in_place=in_place), 1
+        folder, rest = Folder(created, in_place=in_place), records[1:]
     else:
-        head = match_records(match=match, first=snapshot.seq, last=snapshot.seq)[0]
-        folder = Folder.resume(created[0], seq=snapshot.seq, state=ruleset.decode(snapshot.state),
-                               head_hash=head["hash"], in_place=in_place)
-        start = snapshot.seq + 1
-    folder.advance_all(match_records(match=match, first=start, last=upto))
+        at = 0 if begin == 0 else 1  # the snapshot's own event
+        if len(records) <= at or records[at]["seq"] != begin:
+            raise ValueError(f"match {match.id}: the event of its snapshot {begin} is missing")
+        ruleset = registry.get(match.ruleset, match.ruleset_version)
+        folder = Folder.resume(created, seq=snapshot.seq, state=ruleset.decode(snapshot.state),
+                               head_hash=records[at]["hash"], in_place=in_place)
+        rest = records[at + 1:]
+    folder.advance_all(rest)
     if upto is not None and folder.seq != upto:
         raise IndexError(f"match {match.id} has no event {upto} (last is {folder.seq})")
     return folder

@@ -301,6 +301,30 @@ def test_state_at_any_step_equals_the_fold_from_event_zero(played_match, setting
     assert match_folder(match=played_match).ended
 
 
+def test_a_fold_at_any_step_reads_the_snapshot_and_one_range_of_events(played_match, settings):
+    """replays.selectors.match_folder: two queries (the snapshot at or before the step; the first
+    event, the snapshot's event and those after it up to the step in one read), and the same
+    state as the fold from event zero, before the first snapshot, on one and between two."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ruleset = registry.get("trap-the-wizard")
+    records = match_records(match=played_match)
+    every = settings.REPLAY_SNAPSHOT_EVERY
+    folder = Folder(records[0])
+    states = {0: ruleset.encode(folder.state)}
+    for record in records[1:]:
+        folder.advance(record)
+        states[record["seq"]] = ruleset.encode(folder.state)
+    for n in (0, 1, every - 1, every, every + 1, 2 * every + 3, len(records) - 1):
+        with CaptureQueriesContext(connection) as queries:
+            at = match_folder(match=played_match, upto=n)
+        assert len(queries) == 2, [q["sql"] for q in queries]
+        assert at.seq == n and ruleset.encode(at.state) == states[n]
+    with pytest.raises(IndexError):
+        match_folder(match=played_match, upto=len(records))
+
+
 def test_the_stored_log_is_the_log_the_offline_validator_accepts(played_match):
     report = validate(match_records(match=played_match))
     assert report.ok and report.ended and report.chance_verified

@@ -57,3 +57,11 @@ def test_the_quick_bench_runs_and_reports_every_figure():
     for needle in ("The known order", "Convergence, 2 players", "Convergence, 4 players (pods of four)",
                    "Fairness and throughput", "Most matches in flight at once", "one openskill update"):
         assert needle in text
+
+
+def test_a_run_that_never_reached_counts_as_later_than_any_that_did():
+    """A median that left out the runs that never reached tau would flatter the ranking that
+    missed more often: 5 runs of which 2 never reached have their median at the third run."""
+    assert bench._median([60, None, 120, None, 90]).startswith("120 ")
+    assert bench._median([60, None, None, None, 90]).startswith("never")
+    assert bench._median([60, 90]) == "75"

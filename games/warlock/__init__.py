@@ -24,7 +24,7 @@ from games.engine.protocol import GameSpec, option
 from games.engine.registry import register
 
 from . import combat, core, knowledge, rules
-from .core import clone, clone_state
+from .core import LEARNING_COST, clone, clone_state, copy_action
 from .content import WIZARD, kind
 
 SPEC = GameSpec(name="warlock", title="Warlock", version=3, min_players=2, max_players=6,
@@ -100,7 +100,68 @@ def _spelling(action) -> str:
 
 
 def refusal(state: dict, seat, action) -> str | None:
-    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
+    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON.
+    A well-formed action is checked as it is (``_is_legal``), without the listing of every
+    legal action and its spelling; only a refusal lists them, for its reason
+    (``refusal_by_listing`` is the check it stands for, tests/games/test_warlock_fast_paths.py
+    holds the two to the same answers)."""
+    if type(seat) is not int or seat not in rules.acting_seats(state):
+        return f"seat {_short(seat)} does not act now"
+    if not isinstance(action, dict) or type(action.get("type")) is not str:
+        return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    task = state["tasks"][0]
+    allowed = TASK_ACTIONS[task["kind"]]
+    type_ = action["type"]
+    if type_ not in allowed:
+        return (f"{_short(type_)} is not possible now ({task['kind']}); "
+                f"possible: {list(allowed)}")
+    keys = ACTION_KEYS[type_]
+    if len(action) != len(keys) or not keys.issuperset(action):
+        return f"a {type_} action has exactly the keys {sorted(keys)}"
+    if _is_legal(state, task, seat, action):
+        return None
+    return _why_not(state, seat, action, rules.options_for(state, task, seat))
+
+
+_CHOICES = {"decide": ("duel", "learn"), "influence": ("pass", "defend")}
+
+
+def _is_legal(state: dict, task: dict, seat: int, action: dict) -> bool:
+    """Whether a well-formed ``action`` (its type allowed by the task, its keys exact) is one
+    of ``rules.options_for(state, task, seat)`` spelled alike (True is not 1): read off the
+    action where that is direct, else looked up in the listing. A listing of card plays holds
+    strings and lists of strings only, which only their equals equal (==), so ``in`` finds a
+    play exactly where its spelling would."""
+    kind_, type_ = task["kind"], action["type"]
+    if type_ == "swap":
+        if kind_ == "learn" and state["role"][seat] not in ("learn", "away"):
+            return False
+        card = action["card"]
+        return (type(card) is str and state["energy"][seat] > task.get("cost", LEARNING_COST)
+                and task.get("left", 1) > 0 and card in state["hands"][seat])
+    if type_ == "stop":
+        return kind_ == "swap" and not task["forced"]
+    if kind_ in _CHOICES:
+        choice = action["choice"]
+        return type(choice) is str and choice in _CHOICES[kind_]
+    if kind_ == "return":
+        return state["role"][seat] == "limbo"
+    if kind_ == "pick":
+        victim = action["victim"]
+        return type(victim) is int and victim in task["candidates"] and not state["out"][victim]
+    if kind_ == "redirect":
+        victim = action["victim"]
+        if type(victim) is not int or victim == seat or victim not in task["candidates"]:
+            return False
+        return victim in (core.not_in_limbo(state) if task["threat"]["walking"]
+                          else state["circle"])
+    return action in rules.options_for(state, task, seat)  # cards: strings only
+
+
+def refusal_by_listing(state: dict, seat, action) -> str | None:
+    """``refusal`` as it was: every legal action listed and spelled (canonical JSON), the
+    action legal if its spelling is among theirs. Kept as the reference the fast check is
+    tested against (tests/games/test_warlock_fast_paths.py); the service calls ``refusal``."""
     if type(seat) is not int or seat not in rules.acting_seats(state):
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
@@ -114,10 +175,6 @@ def refusal(state: dict, seat, action) -> str | None:
         return f"a {action['type']} action has exactly the keys {sorted(ACTION_KEYS[action['type']])}"
     legal = rules.options_for(state, task, seat)
     spelled = _spelling(action)
-    # a legal action equal to it (==) is spelled first: the usual case, one spelling; == takes
-    # 1 for True, so the spelling decides; spelling them all stays for the refusals
-    if any(_spelling(a) == spelled for a in legal if a == action):
-        return None
     if spelled in {_spelling(a) for a in legal}:
         return None
     return _why_not(state, seat, action, legal)
@@ -275,7 +332,7 @@ class Warlock(DictRuleset):
         """``rules.decide`` of a copy of the action (``clone``: a JSON value), as ``apply``
         always did: the event (a record, a search's stored move) must not change with a state
         that may keep parts of it."""
-        rules.decide(state, seat, clone(action))
+        rules.decide(state, seat, copy_action(action))
 
     def legal_actions(self, state: dict, seat: int) -> list:
         """Every action of the current decision for ``seat``, in a stable order."""

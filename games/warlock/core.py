@@ -257,6 +257,30 @@ def clone(state: dict) -> dict:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
+_SCALARS = (str, int, bool, type(None), float)
+
+
+def copy_action(action):
+    """``clone`` of an action (a JSON value): a dict of plain values and lists of strings, as
+    every Warlock action is, copied directly; anything else through ``clone``. What
+    ``Warlock.decide`` hands the rules (tests/games/test_warlock_fast_paths.py)."""
+    if type(action) is not dict:
+        return clone(action)
+    copy = {}
+    for key, value in action.items():
+        kind_ = type(value)
+        if kind_ is list:
+            for item in value:
+                if type(item) is not str:
+                    return clone(action)
+            copy[key] = value.copy()
+        elif kind_ in _SCALARS:
+            copy[key] = value
+        else:
+            return clone(action)
+    return copy
+
+
 # The state's values that hold plain values only (rules.new_state): a shallow copy is a deep one.
 _FLAT = frozenset(("options", "wizard", "energy", "deck", "discard", "owed", "out", "left_at",
                    "forfeited", "role", "banished_at", "creature_banished", "exhausted", "circle",

@@ -14,11 +14,11 @@ import math
 
 from .content import CARD_IDS, HAND_SIZE, WIZARDS, kind
 from .core import (LEARNING_COST, LEARNING_FEE, RETURN_COST, TWO_WIZARD_GAP, alive, banish,
-                   check_end, clockwise_from, discard, draw_owed, end_game, is_over,
+                   clockwise_from, discard, draw_owed, end_game, is_over,
                    leave, leave_if_broke, left_of, log, not_in_limbo, owe, pay, push,
                    reshuffle, return_from_limbo, take)
 from .duel import (act_conjure, act_influence, act_redirect, act_return, act_ward, after_cut,
-                   attack_options, conjure_options, cut_source, defence_options,
+                   attack_options, conjure_options, cut_source, defence_options, has_defence,
                    laid_ward_options, meet,
                    reveal_attacks, reveal_defences, skip_conjure, skip_redirect, skip_ward,
                    start_defence_walk, start_duel_step, start_segment, start_walk, start_wave, walk_step,
@@ -32,45 +32,85 @@ DECISIONS = SIMULTANEOUS + ("pick", "swap", "return", "learn", "conjure", "influ
 # -- the task interpreter ---------------------------------------------------------------------
 
 def run(state: dict) -> None:
-    """Carry out automatic tasks until a decision or a chance event is due, or the game ends."""
+    """Carry out automatic tasks until a decision or a chance event is due, or the game ends.
+    Each turn: the owed cards drawn (``draw_owed``), the broke in limbo gone
+    (``leave_if_broke``), the end checked (``check_end``), each asked only where it can act."""
     while True:
-        if not draw_owed(state):
+        if state["owed"] and not draw_owed(state):
             return
-        leave_if_broke(state)
-        if check_end(state) or not state["tasks"]:
+        if "limbo" in state["role"]:
+            leave_if_broke(state)
+        if state["phase"] == "over":
             return
-        task = state["tasks"][0]
-        if task["kind"] in DECISIONS:
+        if state["out"].count(False) <= 1:
+            end_game(state, "last wizard")
+            return
+        tasks = state["tasks"]
+        if not tasks:
+            return
+        task = tasks[0]
+        kind_ = task["kind"]
+        if kind_ in DECISIONS:
             if prepare_decision(state, task):
                 return
             continue
-        if task["kind"] in ("wizard", "deal"):
+        if kind_ == "wizard" or kind_ == "deal":
             return
-        if task["kind"] == "cut":
+        if kind_ == "cut":
             if cut_source(state):
                 return
-            state["tasks"].pop(0)
+            tasks.pop(0)
             after_cut(state, task, None)
             continue
-        state["tasks"].pop(0)
-        AUTOMATIC[task["kind"]](state, task)
+        tasks.pop(0)
+        AUTOMATIC[kind_](state, task)
 
 
 def prepare_decision(state: dict, task: dict) -> bool:
     """True if the decision stands; False if it was dropped (its seat left or has no choice)."""
     if task["kind"] in SIMULTANEOUS:
-        task["seats"] = [s for s in task["seats"] if not state["out"][s]]
-        if task["seats"] and any(str(s) not in state["choices"] for s in task["seats"]):
-            return True
+        out = state["out"]
+        task["seats"] = seats = [s for s in task["seats"] if not out[s]]
+        if seats:
+            choices = state["choices"]
+            for s in seats:
+                if str(s) not in choices:
+                    return True
         state["tasks"].pop(0)
         REVEAL[task["kind"]](state, task)
         return False
     seat = task["seat"]
-    if state["out"][seat] or not options_for(state, task):
+    if state["out"][seat] or not has_options(state, task):
         state["tasks"].pop(0)
         SKIP[task["kind"]](state, task)
         return False
     return True
+
+
+def has_options(state: dict, task: dict) -> bool:
+    """``bool(options_for(state, task))`` of a decision of one seat, without listing the
+    options where that is direct (tests/games/test_warlock_fast_paths.py holds the two
+    alike)."""
+    kind_, seat = task["kind"], task["seat"]
+    if kind_ == "swap" or kind_ == "learn":
+        if kind_ == "learn" and state["role"][seat] not in ("learn", "away"):
+            return False
+        if kind_ == "swap" and not task["forced"]:
+            return True
+        return (state["energy"][seat] > task.get("cost", LEARNING_COST)
+                and task.get("left", 1) > 0 and bool(state["hands"][seat]))
+    if kind_ == "return":
+        return state["role"][seat] == "limbo"
+    if kind_ == "influence":
+        return True
+    if kind_ == "pick":
+        out = state["out"]
+        return any(not out[v] for v in task["candidates"])
+    if kind_ == "ward":
+        threat = task["threat"]
+        return (has_defence(state, seat, threat, witch=True)
+                or bool(laid_ward_options(state, seat, threat)))
+    return bool(options_for(state, task))
 
 
 def acting_seats(state: dict) -> list[int]:

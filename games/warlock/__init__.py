@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from games.engine.bots import RandomBot
 from games.engine.dict_ruleset import DictRuleset
-from games.engine.protocol import GameSpec, option
+from games.engine.protocol import Event, GameSpec, IllegalAction, option
 from games.engine.registry import register
 
 from . import combat, core, knowledge, rules
@@ -155,7 +155,59 @@ def _is_legal(state: dict, task: dict, seat: int, action: dict) -> bool:
             return False
         return victim in (core.not_in_limbo(state) if task["threat"]["walking"]
                           else state["circle"])
+    if type_ == "attack":
+        return _is_attack_option(state, seat, action["cards"])
+    if type_ == "defend" and kind_ == "defend":
+        return _is_defence_option(state, seat, task["threats"][str(seat)], action["cards"])
     return action in rules.options_for(state, task, seat)  # cards: strings only
+
+
+def _play_in_hand(hand: list, cards) -> bool:
+    """``cards`` is one of ``combat.candidate_plays(hand)`` (a list of strings, as == finds)."""
+    if type(cards) is not list:
+        return False
+    if len(cards) == 1:
+        return type(cards[0]) is str and cards[0] in hand
+    if len(cards) == 2:
+        first, second = cards
+        return (type(first) is str and type(second) is str and first in hand and second in hand
+                and combat.shape(cards) in ("pair", "priest"))
+    return False
+
+
+def _is_attack_option(state: dict, seat: int, cards) -> bool:
+    """``cards`` is one of ``duel.attack_options(state, seat)``, asked of the play itself."""
+    hand, energy = state["hands"][seat], state["energy"][seat]
+    if not _play_in_hand(hand, cards):
+        return False
+    if combat.is_attack(cards) and combat.cost(cards) <= energy:
+        return True
+    if len(cards) != 1 or kind(cards[0]).role != "witch":
+        return False
+    # D9: the first Witch he can pay for, if the rest of the hand holds an attack (8.3.2)
+    witches = [c for c in hand if kind(c).role == "witch" and kind(c).cost <= energy]
+    return (bool(witches) and cards[0] == witches[0]
+            and bool(combat.attack_plays([c for c in hand if kind(c).role != "witch"], 10**6)))
+
+
+def _is_defence_option(state: dict, seat: int, threat: dict, cards) -> bool:
+    """``cards`` is one of ``duel.defence_options(state, seat, threat, witch=True)``, asked of
+    the play itself."""
+    hand, energy = state["hands"][seat], state["energy"][seat]
+    if not _play_in_hand(hand, cards):
+        return False
+    me, pairs = core.wizard(state, seat), state["options"]["identical_pairs_reflect"]
+    if kind(cards[0]).role != "witch":
+        return (combat.cost(cards) <= energy and combat.result(
+            threat, cards, me.colour, me.points, pairs=pairs) in combat.SUCCESS)
+    if len(cards) != 1:
+        return False
+    witches = [c for c in hand if kind(c).role == "witch" and kind(c).cost <= energy]
+    if not witches or cards[0] != witches[0]:
+        return False
+    rest = [c for c in hand if kind(c).role != "witch"]
+    return combat.witch_repels(threat, me.colour) or combat.has_defence_play(
+        rest, 10**6, threat, me.colour, me.points, pairs=pairs)
 
 
 def refusal_by_listing(state: dict, seat, action) -> str | None:
@@ -333,6 +385,20 @@ class Warlock(DictRuleset):
         always did: the event (a record, a search's stored move) must not change with a state
         that may keep parts of it."""
         rules.decide(state, seat, copy_action(action))
+
+    def act_in_place(self, state: dict, seat: int, payload: dict) -> dict:
+        """Ruleset.act_in_place (optional), in one call: ``check_action``'s refusal for a seat
+        that acts now, then the action decided on the state itself (every action of a
+        validation); anything else as ``check_action`` and ``apply_in_place`` do it."""
+        action = payload["action"]
+        if type(seat) is int and seat in rules.acting_seats(state):
+            reason = self.refusal(state, seat, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            self.decide(state, seat, action)
+            return state
+        self.check_action(state, seat, action)
+        return self.apply_in_place(state, Event("action", seat, payload))
 
     def legal_actions(self, state: dict, seat: int) -> list:
         """Every action of the current decision for ``seat``, in a stable order."""

@@ -63,3 +63,125 @@ def test_clone_state_is_a_deep_copy_key_for_key(players, seed):
         assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(state)}
         states += 1
     assert states > 50
+
+
+# -- the check of an action as it is, the option test, the action's copy (issue 42, item 5) ---
+
+def _edition_states(players: int, seed: int, version: int):
+    """Every state of a random playout of Warlock ``version`` (version 2 plays with the rules
+    of version 3's other option values: one-card reflections only, no laid ward, ...)."""
+    import random
+
+    from games.engine import registry
+    from games.engine.protocol import Chance, Ended, Event
+    from games.engine.search import sample_outcome
+
+    ruleset, rng = registry.get("warlock").edition(version), random.Random(seed)
+    state = ruleset.setup(players, ruleset.options({}))
+    while True:
+        yield state
+        nxt = ruleset.next(state)
+        if isinstance(nxt, Ended):
+            return
+        if isinstance(nxt, Chance):
+            state = ruleset.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
+            continue
+        seat = nxt.seats[0]
+        state = ruleset.apply(state, Event.action(seat, rng.choice(
+            ruleset.legal_actions(state, seat))))
+
+
+def _candidates(state: dict, seat: int, legal: list) -> list:
+    """Legal actions and near misses: every play of the seat's hand and of other hands under
+    every card type, reversed pairs, a card twice, every seat as victim (also as True, 1.0 and
+    a string), both choices of each choosing kind and wrong ones, stray keys and types."""
+    from games.warlock import TASK_ACTIONS
+
+    kind_ = state["tasks"][0]["kind"] if state["tasks"] else None
+    types = TASK_ACTIONS.get(kind_, ("swap",))
+    hands = [card for hand in state["hands"] for card in hand]
+    plays = [p for hand in state["hands"] for p in combat.candidate_plays(hand)]
+    plays += [list(reversed(p)) for p in plays if len(p) == 2] + [[c, c] for c in hands[:3]]
+    plays += [[], ["WL-nothing-1"], [1], ["WL-witch-1"], ["WL-witch-2"], "WL-witch-1"]
+    found = list(legal)
+    for type_ in types:
+        if type_ in ("attack", "defend"):
+            found += [{"type": type_, "cards": p} for p in plays]
+        elif type_ == "conjure":
+            found += [{"type": type_, "cards": p, "as": use} for p in plays
+                      for use in ("attack", "defence", 1)]
+        elif type_ == "swap":
+            found += [{"type": type_, "card": c} for c in hands + [None, 3, ["x"]]]
+        elif type_ in ("pick", "redirect"):
+            found += [{"type": type_, "victim": v}
+                      for v in list(range(-1, state["players"] + 1)) + [True, False, 1.0, "1"]]
+        elif type_ in ("decide", "influence"):
+            found += [{"type": type_, "choice": c}
+                      for c in ("duel", "learn", "pass", "defend", "Duel", None, 0)]
+        else:
+            found += [{"type": type_}]
+    found += [{"type": t, "extra": 1} for t in types] + [{"type": "mock"}, {"type": "stop"},
+                                                          {"type": "wait"}, {}, None, 3]
+    return found
+
+
+def _at_the_costs(state: dict):
+    """The state, and copies with every seat's energy at 3, 4 and 6: where the prices of
+    learning (3) and of spells (3-6) just can or just cannot be paid."""
+    yield state
+    for energy in (3, 4, 6):
+        copy = clone_state(state)
+        copy["energy"] = [energy if e else e for e in copy["energy"]]
+        yield copy
+
+
+@pytest.mark.parametrize("players,seed,version", [(2, 21, 3), (3, 22, 3), (4, 23, 3),
+                                                  (5, 24, 3), (6, 25, 3), (2, 26, 2),
+                                                  (4, 27, 2)])
+def test_refusal_and_has_options_equal_the_listings_they_replace(players, seed, version):
+    """``refusal`` (the action checked as it is) answers as ``refusal_by_listing`` (every legal
+    action listed and spelled) for every legal action and many illegal ones, every seat, every
+    state; ``rules.has_options`` is ``bool(rules.options_for(...))`` for every decision of one
+    seat (also for a seat other than the task's: the listing reads the task's)."""
+    from games.warlock import refusal, refusal_by_listing, rules
+
+    compared = legal_seen = options_seen = 0
+    kinds = set()
+    for state in (variant for played in _edition_states(players, seed, version)
+                  for variant in _at_the_costs(played)):
+        for seat in list(range(players)) + [True, None]:
+            legal = rules.options_for(state, state["tasks"][0], seat) if (
+                type(seat) is int and seat in rules.acting_seats(state)) else []
+            for action in _candidates(state, seat if type(seat) is int else 0, legal):
+                fast, slow = refusal(state, seat, action), refusal_by_listing(state, seat, action)
+                assert fast == slow, (action, seat, state["tasks"][:1])
+                compared += 1
+                legal_seen += fast is None
+                if fast is None and state["tasks"]:
+                    kinds.add(state["tasks"][0]["kind"])
+        if state["tasks"] and state["phase"] != "over":
+            task = state["tasks"][0]
+            if task["kind"] in rules.DECISIONS and task["kind"] not in rules.SIMULTANEOUS:
+                assert rules.has_options(state, task) == bool(rules.options_for(state, task))
+                options_seen += 1
+    assert compared > 1000 and legal_seen > 50 and options_seen > 10
+    assert {"decide", "swap", "attack", "defend"} <= kinds, kinds
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "swap", "card": "WL-giant-1"}, {"type": "attack", "cards": ["WL-hero-1", "WL-magic-bow-1"]},
+    {"type": "conjure", "cards": [], "as": "defence"}, {"type": "pick", "victim": 2},
+    {"type": "decide", "choice": "duel", "n": 1.5, "b": True, "z": None},
+    {"type": "attack", "cards": [["nested"]]}, {"type": "x", "d": {"a": [1]}}, [1, [2]], "text", 7])
+def test_copy_action_is_a_deep_copy(action):
+    from games.warlock.core import clone, copy_action
+
+    def containers(value):
+        if isinstance(value, (list, dict)):
+            yield value
+            for inner in (value.values() if isinstance(value, dict) else value):
+                yield from containers(inner)
+
+    copy = copy_action(action)
+    assert copy == action == clone(action) and type(copy) is type(action)
+    assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(action)}

@@ -1,5 +1,6 @@
 """Warlock's fast paths (issue 42, item 5) against the code they stand for: on every state of
-random playouts, ``duel.has_defence`` equals ``bool(defence_options(...))`` and the kept
+random playouts, ``duel.has_defence`` equals ``bool(defence_options(...))``,
+``combat.has_defence_play`` equals ``fresh_has_defence_play`` and the kept
 ``combat.result`` equals the result worked out afresh, for every play of every hand against
 every spell in flight, with both readings of 5.2.2 for two-card spells."""
 from __future__ import annotations
@@ -37,6 +38,15 @@ def test_has_defence_and_the_kept_result_equal_what_they_replace(players, seed):
                     assert duel.has_defence(state, seat, threat, witch) == bool(
                         duel.defence_options(state, seat, threat, witch)), (threat, seat, witch)
                     checked += 1
+                    hand, pairs = state["hands"][seat], state["options"]["identical_pairs_reflect"]
+                    for energy in (0, 3, 4, 5, 6, 8, 10, state["energy"][seat]):
+                        for free in (True, False):
+                            assert combat.has_defence_play(
+                                hand, energy, threat, wizard(state, seat).colour,
+                                wizard(state, seat).points, free=free, pairs=pairs,
+                                witch=witch) == combat.fresh_has_defence_play(
+                                hand, energy, threat, wizard(state, seat).colour,
+                                wizard(state, seat).points, free=free, pairs=pairs, witch=witch)
                 me = wizard(state, seat)
                 for play in combat.candidate_plays(state["hands"][seat]):
                     for pairs in (True, False):

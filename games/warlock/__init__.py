@@ -24,7 +24,7 @@ from games.engine.protocol import Event, GameSpec, IllegalAction, option
 from games.engine.registry import register
 
 from . import combat, core, knowledge, rules
-from .core import LEARNING_COST, clone, clone_state, copy_action
+from .core import LEARNING_COST, clone_state
 from .content import WIZARD, kind
 
 SPEC = GameSpec(name="warlock", title="Warlock", version=3, min_players=2, max_players=6,
@@ -380,11 +380,10 @@ class Warlock(DictRuleset):
     seat_view = staticmethod(seat_view)
     clone = staticmethod(clone_state)
 
-    def decide(self, state: dict, seat: int, action) -> None:
-        """``rules.decide`` of a copy of the action (``clone``: a JSON value), as ``apply``
-        always did: the event (a record, a search's stored move) must not change with a state
-        that may keep parts of it."""
-        rules.decide(state, seat, copy_action(action))
+    # ``rules.decide`` of a copy of the action (``core.copy_action``: a JSON value), as ``apply``
+    # always did: the event (a record, a search's stored move) must not change with a state
+    # that may keep parts of it; one call, no method between (every action of a fold)
+    decide = staticmethod(rules.decide_copy)
 
     def act_in_place(self, state: dict, seat: int, payload: dict) -> dict:
         """Ruleset.act_in_place (optional), in one call: ``check_action``'s refusal for a seat

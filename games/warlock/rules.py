@@ -14,7 +14,7 @@ import math
 
 from .content import CARD_IDS, HAND_SIZE, WIZARDS, kind
 from .core import (LEARNING_COST, LEARNING_FEE, RETURN_COST, TWO_WIZARD_GAP, alive, banish,
-                   clockwise_from, discard, draw_owed, end_game, is_over,
+                   clockwise_from, copy_action, discard, draw_owed, end_game, is_over,
                    leave, leave_if_broke, left_of, log, not_in_limbo, owe, pay, push,
                    reshuffle, return_from_limbo, take)
 from .duel import (act_conjure, act_influence, act_redirect, act_return, act_ward, after_cut,
@@ -127,6 +127,20 @@ def acting_seats(state: dict) -> list[int]:
 
 def decide(state: dict, seat: int, action: dict) -> None:
     """A checked decision of ``seat``: kept secret until all have chosen, or carried out."""
+    task = state["tasks"][0]
+    if task["kind"] in SIMULTANEOUS:
+        state["choices"][str(seat)] = action
+    else:
+        state["tasks"].pop(0)
+        ACT[task["kind"]](state, task, action)
+    run(state)
+
+
+def decide_copy(state: dict, seat: int, action) -> None:
+    """``decide`` of a copy of the action (``core.copy_action``), in one call: what
+    ``Warlock.decide`` is (an event, a record or a search's stored move, must not change with
+    a state that may keep parts of it)."""
+    action = copy_action(action)
     task = state["tasks"][0]
     if task["kind"] in SIMULTANEOUS:
         state["choices"][str(seat)] = action
@@ -353,18 +367,29 @@ def close_circle(state: dict) -> None:
 
 
 def act_swap(state: dict, task: dict, action: dict) -> None:
-    """3.3.1, 4.3, 4.7: discard a card, pay, draw a new one from the book."""
+    """3.3.1, 4.3, 4.7: discard a card, pay, draw a new one from the book. (``take``,
+    ``discard``, ``owe``, ``log`` and ``pay`` of the one card written out: learning is half of
+    the events of a match.)"""
     if action["type"] == "stop":
         return
     seat, card = task["seat"], action["card"]
-    take(state, seat, [card])
-    discard(state, [card])
-    owe(state, seat)
-    log(state, event="learned", seat=seat, discarded=kind(card).key)
-    if pay(state, seat, task.get("cost", LEARNING_COST)):
+    state["hands"][seat].remove(card)
+    spell = kind(card).key
+    known = state["known"]
+    if known:  # take: a spell known in this hand is forgotten
+        fact = [seat, spell, state["shuffled_in"].get(card, 0)]
+        if fact in known:
+            known.remove(fact)
+    state["discard"].append(card)
+    state["owed"].append(seat)
+    state["log"].append({"round": state["round"], "segment": state["segment"],
+                         "event": "learned", "seat": seat, "discarded": spell})
+    energy = state["energy"]
+    energy[seat] = left = max(0, energy[seat] - task.get("cost", LEARNING_COST))
+    if left == 0:
         banish(state, seat)
     if task["kind"] == "swap" and task["left"] > 1:
-        push(state, dict(task, left=task["left"] - 1))
+        state["tasks"].insert(0, dict(task, left=task["left"] - 1))
 
 
 def skip(state: dict, task: dict) -> None:

@@ -195,3 +195,23 @@ def test_copy_action_is_a_deep_copy(action):
     copy = copy_action(action)
     assert copy == action == clone(action) and type(copy) is type(action)
     assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(action)}
+
+
+@pytest.mark.parametrize("players,seed", [(2, 31), (4, 32), (6, 33)])
+def test_the_log_is_in_round_order_and_last_round_is_the_filter(players, seed):
+    """``rules.last_round`` (the log kept when a round starts, read from the end) equals the
+    filter it stands for on every state, for every round up to the state's."""
+    from games.warlock import rules
+
+    states = 0
+    for state in playout_states(players, seed):
+        log = state["log"]
+        assert [e["round"] for e in log] == sorted(e["round"] for e in log)
+        assert all(e["round"] <= state["round"] for e in log)
+        for previous in range(max(0, state["round"] - 2), state["round"] + 1):
+            kept = rules.last_round(log, previous) if all(
+                e["round"] <= previous for e in log) else None
+            if kept is not None:
+                assert kept == [e for e in log if e["round"] == previous]
+        states += 1
+    assert states > 50

@@ -289,17 +289,22 @@ _ROWS = frozenset(("hands", "known"))  # lists of lists of plain values
 
 
 def clone_state(state: dict) -> dict:
-    """``clone`` of a state, key for key in its order: the flat lists and dicts (the spell book
-    above all) by slicing, the hands and facts row by row, the rest (log, tasks, threats, walks,
-    choices, cut) through one pickle round trip; what ``apply`` copies (bench/search.py)."""
+    """``clone`` of a state, key for key in its order, but for the log's entries: the flat
+    lists and dicts (the spell book above all) by slicing, the hands and facts row by row, the
+    log as a new list of the same entries (no rule changes an entry once written, a test
+    holds it), the rest (tasks, threats, walks, choices, cut) through one pickle round trip;
+    what ``apply`` copies (bench/search.py)."""
     nested = clone({key: value for key, value in state.items()
-                    if key not in _FLAT and key not in _ROWS and isinstance(value, (list, dict))})
+                    if key not in _FLAT and key not in _ROWS and key != "log"
+                    and isinstance(value, (list, dict))})
     copy = {}
     for key, value in state.items():
         if key in _FLAT:
             copy[key] = value.copy() if value is not None else None
         elif key in _ROWS:
             copy[key] = [row.copy() for row in value]
+        elif key == "log":
+            copy[key] = value.copy()
         else:
             copy[key] = nested.get(key, value)
     return copy

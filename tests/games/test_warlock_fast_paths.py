@@ -59,7 +59,9 @@ def test_has_defence_and_the_kept_result_equal_what_they_replace(players, seed):
 @pytest.mark.parametrize("players,seed", [(2, 11), (4, 12), (6, 13)])
 def test_clone_state_is_a_deep_copy_key_for_key(players, seed):
     """``Warlock.apply``'s copy equals the state with its keys in order and shares no list or
-    dict with it, so the rules may change it in place."""
+    dict with it but the log's entries (a new log list of the same entries: no rule changes an
+    entry once written, ``test_no_apply_changes_a_log_entry_written`` holds it), so the rules
+    may change it in place."""
     def containers(value):
         if isinstance(value, (list, dict)):
             yield value
@@ -70,7 +72,11 @@ def test_clone_state_is_a_deep_copy_key_for_key(players, seed):
     for state in playout_states(players, seed):
         copy = clone_state(state)
         assert copy == state and list(copy) == list(state)
-        assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(state)}
+        assert copy["log"] is not state["log"]
+        entries = {id(c) for entry in state["log"] for c in containers(entry)}
+        shared = {id(c) for c in containers(copy)} & {id(c) for c in containers(state)}
+        assert shared <= entries
+        assert all(a is b for a, b in zip(copy["log"], state["log"]))
         states += 1
     assert states > 50
 
@@ -215,3 +221,35 @@ def test_the_log_is_in_round_order_and_last_round_is_the_filter(players, seed):
                 assert kept == [e for e in log if e["round"] == previous]
         states += 1
     assert states > 50
+
+
+@pytest.mark.parametrize("players,seed", [(2, 41), (3, 42), (5, 43), (6, 44)])
+def test_no_apply_changes_a_log_entry_written(players, seed):
+    """``clone_state`` shares the log's entries between a state and its copy: on every state
+    of random playouts, applying every legal action (and each chance outcome drawn) leaves
+    every entry written before exactly as it was, and the state given as it was."""
+    import copy as copying
+    import random
+
+    from games.engine import registry
+    from games.engine.protocol import Chance, Ended, Event
+    from games.engine.search import sample_outcome
+
+    ruleset, rng = registry.get("warlock"), random.Random(seed)
+    applied = shared = 0
+    for state in playout_states(players, seed):
+        before = copying.deepcopy(state)
+        nxt = ruleset.next(state)
+        if isinstance(nxt, Ended):
+            continue
+        if isinstance(nxt, Chance):
+            events = [Event.chance(nxt.spec, sample_outcome(nxt.spec, rng))]
+        else:
+            events = [Event.action(seat, action) for seat in nxt.seats
+                      for action in ruleset.legal_actions(state, seat)]
+        for event in events:
+            after = ruleset.apply(state, event)
+            assert state == before  # its log's entries too, which ``after`` shares
+            shared += any(e is old for e in after["log"] for old in state["log"])
+            applied += 1
+    assert applied > 200 and shared > 100  # the entries were shared: the check did check

@@ -38,7 +38,7 @@ def run(state: dict) -> None:
     while True:
         if state["owed"] and not draw_owed(state):
             return
-        if "limbo" in state["role"]:
+        if "limbo" in state["role"] and _broke_in_limbo(state):
             leave_if_broke(state)
         if state["phase"] == "over":
             return
@@ -64,6 +64,16 @@ def run(state: dict) -> None:
             continue
         tasks.pop(0)
         AUTOMATIC[kind_](state, task)
+
+
+def _broke_in_limbo(state: dict) -> bool:
+    """Whether ``leave_if_broke`` has anyone to send away (4.8.5): a wizard in limbo, still in
+    the game, with no more than the 30 energy a return costs."""
+    energy, out = state["energy"], state["out"]
+    for seat, role in enumerate(state["role"]):
+        if role == "limbo" and energy[seat] <= RETURN_COST and not out[seat]:
+            return True
+    return False
 
 
 def prepare_decision(state: dict, task: dict) -> bool:

@@ -29,6 +29,9 @@ def _role(card: str) -> str:
     return found if found is not None else kind(card).role
 
 
+role_of = _role  # for the rules (duel.has_defence)
+
+
 def _spell_key(card: str) -> str:
     """The key of a card's spell (``content.kind`` for an id outside the book)."""
     found = _KEY.get(card)

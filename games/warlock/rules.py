@@ -15,8 +15,8 @@ import math
 from .content import CARD_IDS, HAND_SIZE, WIZARDS, kind
 from .core import (LEARNING_COST, LEARNING_FEE, RETURN_COST, TWO_WIZARD_GAP, alive, banish,
                    clockwise_from, copy_action, discard, draw_owed, end_game, is_over,
-                   leave, leave_if_broke, left_of, log, not_in_limbo, owe, pay, push,
-                   reshuffle, return_from_limbo, take)
+                   leave, leave_if_broke, left_of, log, not_in_limbo, pay, push,
+                   reshuffle, return_from_limbo)
 from .duel import (act_conjure, act_influence, act_redirect, act_return, act_ward, after_cut,
                    attack_options, conjure_options, cut_source, defence_options, has_defence,
                    laid_ward_options, meet,

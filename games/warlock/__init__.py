@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 from games.engine.bots import RandomBot
 from games.engine.dict_ruleset import DictRuleset
-from games.engine.protocol import GameSpec, option
+from games.engine.protocol import Event, GameSpec, IllegalAction, option
 from games.engine.registry import register
 
 from . import combat, core, knowledge, rules
-from .core import clone, clone_state
+from .core import LEARNING_COST, clone_state
 from .content import WIZARD, kind
 
 SPEC = GameSpec(name="warlock", title="Warlock", version=3, min_players=2, max_players=6,
@@ -100,7 +100,120 @@ def _spelling(action) -> str:
 
 
 def refusal(state: dict, seat, action) -> str | None:
-    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
+    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON.
+    A well-formed action is checked as it is (``_is_legal``), without the listing of every
+    legal action and its spelling; only a refusal lists them, for its reason
+    (``refusal_by_listing`` is the check it stands for, tests/games/test_warlock_fast_paths.py
+    holds the two to the same answers)."""
+    if type(seat) is not int or seat not in rules.acting_seats(state):
+        return f"seat {_short(seat)} does not act now"
+    if not isinstance(action, dict) or type(action.get("type")) is not str:
+        return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    task = state["tasks"][0]
+    allowed = TASK_ACTIONS[task["kind"]]
+    type_ = action["type"]
+    if type_ not in allowed:
+        return (f"{_short(type_)} is not possible now ({task['kind']}); "
+                f"possible: {list(allowed)}")
+    keys = ACTION_KEYS[type_]
+    if len(action) != len(keys) or not keys.issuperset(action):
+        return f"a {type_} action has exactly the keys {sorted(keys)}"
+    if _is_legal(state, task, seat, action):
+        return None
+    return _why_not(state, seat, action, rules.options_for(state, task, seat))
+
+
+_CHOICES = {"decide": ("duel", "learn"), "influence": ("pass", "defend")}
+
+
+def _is_legal(state: dict, task: dict, seat: int, action: dict) -> bool:
+    """Whether a well-formed ``action`` (its type allowed by the task, its keys exact) is one
+    of ``rules.options_for(state, task, seat)`` spelled alike (True is not 1): read off the
+    action where that is direct, else looked up in the listing. A listing of card plays holds
+    strings and lists of strings only, which only their equals equal (==), so ``in`` finds a
+    play exactly where its spelling would."""
+    kind_, type_ = task["kind"], action["type"]
+    if type_ == "swap":
+        if kind_ == "learn" and state["role"][seat] not in ("learn", "away"):
+            return False
+        card = action["card"]
+        return (type(card) is str and state["energy"][seat] > task.get("cost", LEARNING_COST)
+                and task.get("left", 1) > 0 and card in state["hands"][seat])
+    if type_ == "stop":
+        return kind_ == "swap" and not task["forced"]
+    if kind_ in _CHOICES:
+        choice = action["choice"]
+        return type(choice) is str and choice in _CHOICES[kind_]
+    if kind_ == "return":
+        return state["role"][seat] == "limbo"
+    if kind_ == "pick":
+        victim = action["victim"]
+        return type(victim) is int and victim in task["candidates"] and not state["out"][victim]
+    if kind_ == "redirect":
+        victim = action["victim"]
+        if type(victim) is not int or victim == seat or victim not in task["candidates"]:
+            return False
+        return victim in (core.not_in_limbo(state) if task["threat"]["walking"]
+                          else state["circle"])
+    if type_ == "attack":
+        return _is_attack_option(state, seat, action["cards"])
+    if type_ == "defend" and kind_ == "defend":
+        return _is_defence_option(state, seat, task["threats"][str(seat)], action["cards"])
+    return action in rules.options_for(state, task, seat)  # cards: strings only
+
+
+def _play_in_hand(hand: list, cards) -> bool:
+    """``cards`` is one of ``combat.candidate_plays(hand)`` (a list of strings, as == finds)."""
+    if type(cards) is not list:
+        return False
+    if len(cards) == 1:
+        return type(cards[0]) is str and cards[0] in hand
+    if len(cards) == 2:
+        first, second = cards
+        return (type(first) is str and type(second) is str and first in hand and second in hand
+                and combat.shape(cards) in ("pair", "priest"))
+    return False
+
+
+def _is_attack_option(state: dict, seat: int, cards) -> bool:
+    """``cards`` is one of ``duel.attack_options(state, seat)``, asked of the play itself."""
+    hand, energy = state["hands"][seat], state["energy"][seat]
+    if not _play_in_hand(hand, cards):
+        return False
+    if combat.is_attack(cards) and combat.cost(cards) <= energy:
+        return True
+    if len(cards) != 1 or kind(cards[0]).role != "witch":
+        return False
+    # D9: the first Witch he can pay for, if the rest of the hand holds an attack (8.3.2)
+    witches = [c for c in hand if kind(c).role == "witch" and kind(c).cost <= energy]
+    return (bool(witches) and cards[0] == witches[0]
+            and bool(combat.attack_plays([c for c in hand if kind(c).role != "witch"], 10**6)))
+
+
+def _is_defence_option(state: dict, seat: int, threat: dict, cards) -> bool:
+    """``cards`` is one of ``duel.defence_options(state, seat, threat, witch=True)``, asked of
+    the play itself."""
+    hand, energy = state["hands"][seat], state["energy"][seat]
+    if not _play_in_hand(hand, cards):
+        return False
+    me, pairs = core.wizard(state, seat), state["options"]["identical_pairs_reflect"]
+    if kind(cards[0]).role != "witch":
+        return (combat.cost(cards) <= energy and combat.result(
+            threat, cards, me.colour, me.points, pairs=pairs) in combat.SUCCESS)
+    if len(cards) != 1:
+        return False
+    witches = [c for c in hand if kind(c).role == "witch" and kind(c).cost <= energy]
+    if not witches or cards[0] != witches[0]:
+        return False
+    rest = [c for c in hand if kind(c).role != "witch"]
+    return combat.witch_repels(threat, me.colour) or combat.has_defence_play(
+        rest, 10**6, threat, me.colour, me.points, pairs=pairs)
+
+
+def refusal_by_listing(state: dict, seat, action) -> str | None:
+    """``refusal`` as it was: every legal action listed and spelled (canonical JSON), the
+    action legal if its spelling is among theirs. Kept as the reference the fast check is
+    tested against (tests/games/test_warlock_fast_paths.py); the service calls ``refusal``."""
     if type(seat) is not int or seat not in rules.acting_seats(state):
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
@@ -114,10 +227,6 @@ def refusal(state: dict, seat, action) -> str | None:
         return f"a {action['type']} action has exactly the keys {sorted(ACTION_KEYS[action['type']])}"
     legal = rules.options_for(state, task, seat)
     spelled = _spelling(action)
-    # a legal action equal to it (==) is spelled first: the usual case, one spelling; == takes
-    # 1 for True, so the spelling decides; spelling them all stays for the refusals
-    if any(_spelling(a) == spelled for a in legal if a == action):
-        return None
     if spelled in {_spelling(a) for a in legal}:
         return None
     return _why_not(state, seat, action, legal)
@@ -271,11 +380,24 @@ class Warlock(DictRuleset):
     seat_view = staticmethod(seat_view)
     clone = staticmethod(clone_state)
 
-    def decide(self, state: dict, seat: int, action) -> None:
-        """``rules.decide`` of a copy of the action (``clone``: a JSON value), as ``apply``
-        always did: the event (a record, a search's stored move) must not change with a state
-        that may keep parts of it."""
-        rules.decide(state, seat, clone(action))
+    # ``rules.decide`` of a copy of the action (``core.copy_action``: a JSON value), as ``apply``
+    # always did: the event (a record, a search's stored move) must not change with a state
+    # that may keep parts of it; one call, no method between (every action of a fold)
+    decide = staticmethod(rules.decide_copy)
+
+    def act_in_place(self, state: dict, seat: int, payload: dict) -> dict:
+        """Ruleset.act_in_place (optional), in one call: ``check_action``'s refusal for a seat
+        that acts now, then the action decided on the state itself (every action of a
+        validation); anything else as ``check_action`` and ``apply_in_place`` do it."""
+        action = payload["action"]
+        if type(seat) is int and seat in rules.acting_seats(state):
+            reason = self.refusal(state, seat, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            self.decide(state, seat, action)
+            return state
+        self.check_action(state, seat, action)
+        return self.apply_in_place(state, Event("action", seat, payload))
 
     def legal_actions(self, state: dict, seat: int) -> list:
         """Every action of the current decision for ``seat``, in a stable order."""

@@ -29,6 +29,9 @@ def _role(card: str) -> str:
     return found if found is not None else kind(card).role
 
 
+role_of = _role  # for the rules (duel.has_defence)
+
+
 def _spell_key(card: str) -> str:
     """The key of a card's spell (``content.kind`` for an id outside the book)."""
     found = _KEY.get(card)
@@ -197,7 +200,39 @@ def defence_plays(hand: list[str], energy: int, threat: dict, colour: str, point
 def has_defence_play(hand: list[str], energy: int, threat: dict, colour: str, points: int,
                      *, free: bool = False, pairs: bool = True, witch: bool = True) -> bool:
     """``bool(defence_plays(...))`` without the list, stopping at the first defence; with
-    ``witch`` False, a play led by a Witch does not count (as ``duel.defence_options``)."""
+    ``witch`` False, a play led by a Witch does not count (as ``duel.defence_options``). The
+    plays of ``candidate_plays`` (singles, then pairs) asked of the kept ``_result`` directly,
+    each card's spell, role and cost read once (``fresh_has_defence_play`` is the code it
+    stands for, tests/games/test_warlock_fast_paths.py compares the two)."""
+    attack = tuple([_spell_key(c) for c in threat["cards"]])
+    attack_colour, attack_points = threat["colour"], threat["points"]
+    cards = [_CARD.get(c) or (kind(c).key, kind(c).role, kind(c).cost) for c in hand]
+    for key, role, price in cards:
+        if (witch or role != "witch") and (free or price <= energy) and _result(
+                attack, attack_colour, attack_points, (key,), colour, points, pairs) in SUCCESS:
+            return True
+    for (key_a, role_a, price_a), (key_b, role_b, price_b) in combinations(cards, 2):
+        if not (free or price_a + price_b <= energy):
+            continue
+        if (role_a, role_b) in _PAIR_SHAPE and _result(
+                attack, attack_colour, attack_points, (key_a, key_b), colour, points,
+                pairs) in SUCCESS:
+            return True
+        if (role_b, role_a) in _PAIR_SHAPE and _result(
+                attack, attack_colour, attack_points, (key_b, key_a), colour, points,
+                pairs) in SUCCESS:
+            return True
+    return False
+
+
+_CARD = {card: (kind(card).key, kind(card).role, kind(card).cost) for card in CARD_IDS}
+
+
+def fresh_has_defence_play(hand: list[str], energy: int, threat: dict, colour: str,
+                           points: int, *, free: bool = False, pairs: bool = True,
+                           witch: bool = True) -> bool:
+    """``has_defence_play`` as it was written: every candidate play in turn, through
+    ``cost`` and ``result``."""
     for p in candidate_plays(hand):
         if not witch and _role(p[0]) == "witch":
             continue

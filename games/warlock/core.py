@@ -257,6 +257,30 @@ def clone(state: dict) -> dict:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
+_SCALARS = (str, int, bool, type(None), float)
+
+
+def copy_action(action):
+    """``clone`` of an action (a JSON value): a dict of plain values and lists of strings, as
+    every Warlock action is, copied directly; anything else through ``clone``. What
+    ``Warlock.decide`` hands the rules (tests/games/test_warlock_fast_paths.py)."""
+    if type(action) is not dict:
+        return clone(action)
+    copy = {}
+    for key, value in action.items():
+        kind_ = type(value)
+        if kind_ is list:
+            for item in value:
+                if type(item) is not str:
+                    return clone(action)
+            copy[key] = value.copy()
+        elif kind_ in _SCALARS:
+            copy[key] = value
+        else:
+            return clone(action)
+    return copy
+
+
 # The state's values that hold plain values only (rules.new_state): a shallow copy is a deep one.
 _FLAT = frozenset(("options", "wizard", "energy", "deck", "discard", "owed", "out", "left_at",
                    "forfeited", "role", "banished_at", "creature_banished", "exhausted", "circle",
@@ -265,17 +289,22 @@ _ROWS = frozenset(("hands", "known"))  # lists of lists of plain values
 
 
 def clone_state(state: dict) -> dict:
-    """``clone`` of a state, key for key in its order: the flat lists and dicts (the spell book
-    above all) by slicing, the hands and facts row by row, the rest (log, tasks, threats, walks,
-    choices, cut) through one pickle round trip; what ``apply`` copies (bench/search.py)."""
+    """``clone`` of a state, key for key in its order, but for the log's entries: the flat
+    lists and dicts (the spell book above all) by slicing, the hands and facts row by row, the
+    log as a new list of the same entries (no rule changes an entry once written, a test
+    holds it), the rest (tasks, threats, walks, choices, cut) through one pickle round trip;
+    what ``apply`` copies (bench/search.py)."""
     nested = clone({key: value for key, value in state.items()
-                    if key not in _FLAT and key not in _ROWS and isinstance(value, (list, dict))})
+                    if key not in _FLAT and key not in _ROWS and key != "log"
+                    and isinstance(value, (list, dict))})
     copy = {}
     for key, value in state.items():
         if key in _FLAT:
             copy[key] = value.copy() if value is not None else None
         elif key in _ROWS:
             copy[key] = [row.copy() for row in value]
+        elif key == "log":
+            copy[key] = value.copy()
         else:
             copy[key] = nested.get(key, value)
     return copy

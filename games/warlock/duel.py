@@ -109,9 +109,12 @@ def has_defence(state: dict, seat: int, threat: dict, witch: bool) -> bool:
     if combat.has_defence_play(hand, energy, threat, me.colour, me.points, pairs=pairs,
                                witch=False):
         return True
-    if not witch or not any(kind(c).role == "witch" and kind(c).cost <= energy for c in hand):
+    if not witch:
         return False
-    rest = [c for c in hand if kind(c).role != "witch"]
+    roles = [combat.role_of(c) for c in hand]
+    if not any(role == "witch" and kind(c).cost <= energy for c, role in zip(hand, roles)):
+        return False
+    rest = [c for c, role in zip(hand, roles) if role != "witch"]
     return combat.witch_repels(threat, me.colour) or combat.has_defence_play(
         rest, 10**6, threat, me.colour, me.points, pairs=pairs)
 

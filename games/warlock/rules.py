@@ -14,11 +14,11 @@ import math
 
 from .content import CARD_IDS, HAND_SIZE, WIZARDS, kind
 from .core import (LEARNING_COST, LEARNING_FEE, RETURN_COST, TWO_WIZARD_GAP, alive, banish,
-                   check_end, clockwise_from, discard, draw_owed, end_game, is_over,
-                   leave, leave_if_broke, left_of, log, not_in_limbo, owe, pay, push,
-                   reshuffle, return_from_limbo, take)
+                   clockwise_from, copy_action, discard, draw_owed, end_game, is_over,
+                   leave, leave_if_broke, left_of, log, not_in_limbo, pay, push,
+                   reshuffle, return_from_limbo)
 from .duel import (act_conjure, act_influence, act_redirect, act_return, act_ward, after_cut,
-                   attack_options, conjure_options, cut_source, defence_options,
+                   attack_options, conjure_options, cut_source, defence_options, has_defence,
                    laid_ward_options, meet,
                    reveal_attacks, reveal_defences, skip_conjure, skip_redirect, skip_ward,
                    start_defence_walk, start_duel_step, start_segment, start_walk, start_wave, walk_step,
@@ -32,45 +32,95 @@ DECISIONS = SIMULTANEOUS + ("pick", "swap", "return", "learn", "conjure", "influ
 # -- the task interpreter ---------------------------------------------------------------------
 
 def run(state: dict) -> None:
-    """Carry out automatic tasks until a decision or a chance event is due, or the game ends."""
+    """Carry out automatic tasks until a decision or a chance event is due, or the game ends.
+    Each turn: the owed cards drawn (``draw_owed``), the broke in limbo gone
+    (``leave_if_broke``), the end checked (``check_end``), each asked only where it can act."""
     while True:
-        if not draw_owed(state):
+        if state["owed"] and not draw_owed(state):
             return
-        leave_if_broke(state)
-        if check_end(state) or not state["tasks"]:
+        if "limbo" in state["role"] and _broke_in_limbo(state):
+            leave_if_broke(state)
+        if state["phase"] == "over":
             return
-        task = state["tasks"][0]
-        if task["kind"] in DECISIONS:
+        if state["out"].count(False) <= 1:
+            end_game(state, "last wizard")
+            return
+        tasks = state["tasks"]
+        if not tasks:
+            return
+        task = tasks[0]
+        kind_ = task["kind"]
+        if kind_ in DECISIONS:
             if prepare_decision(state, task):
                 return
             continue
-        if task["kind"] in ("wizard", "deal"):
+        if kind_ == "wizard" or kind_ == "deal":
             return
-        if task["kind"] == "cut":
+        if kind_ == "cut":
             if cut_source(state):
                 return
-            state["tasks"].pop(0)
+            tasks.pop(0)
             after_cut(state, task, None)
             continue
-        state["tasks"].pop(0)
-        AUTOMATIC[task["kind"]](state, task)
+        tasks.pop(0)
+        AUTOMATIC[kind_](state, task)
+
+
+def _broke_in_limbo(state: dict) -> bool:
+    """Whether ``leave_if_broke`` has anyone to send away (4.8.5): a wizard in limbo, still in
+    the game, with no more than the 30 energy a return costs."""
+    energy, out = state["energy"], state["out"]
+    for seat, role in enumerate(state["role"]):
+        if role == "limbo" and energy[seat] <= RETURN_COST and not out[seat]:
+            return True
+    return False
 
 
 def prepare_decision(state: dict, task: dict) -> bool:
     """True if the decision stands; False if it was dropped (its seat left or has no choice)."""
     if task["kind"] in SIMULTANEOUS:
-        task["seats"] = [s for s in task["seats"] if not state["out"][s]]
-        if task["seats"] and any(str(s) not in state["choices"] for s in task["seats"]):
-            return True
+        out = state["out"]
+        task["seats"] = seats = [s for s in task["seats"] if not out[s]]
+        if seats:
+            choices = state["choices"]
+            for s in seats:
+                if str(s) not in choices:
+                    return True
         state["tasks"].pop(0)
         REVEAL[task["kind"]](state, task)
         return False
     seat = task["seat"]
-    if state["out"][seat] or not options_for(state, task):
+    if state["out"][seat] or not has_options(state, task):
         state["tasks"].pop(0)
         SKIP[task["kind"]](state, task)
         return False
     return True
+
+
+def has_options(state: dict, task: dict) -> bool:
+    """``bool(options_for(state, task))`` of a decision of one seat, without listing the
+    options where that is direct (tests/games/test_warlock_fast_paths.py holds the two
+    alike)."""
+    kind_, seat = task["kind"], task["seat"]
+    if kind_ == "swap" or kind_ == "learn":
+        if kind_ == "learn" and state["role"][seat] not in ("learn", "away"):
+            return False
+        if kind_ == "swap" and not task["forced"]:
+            return True
+        return (state["energy"][seat] > task.get("cost", LEARNING_COST)
+                and task.get("left", 1) > 0 and bool(state["hands"][seat]))
+    if kind_ == "return":
+        return state["role"][seat] == "limbo"
+    if kind_ == "influence":
+        return True
+    if kind_ == "pick":
+        out = state["out"]
+        return any(not out[v] for v in task["candidates"])
+    if kind_ == "ward":
+        threat = task["threat"]
+        return (has_defence(state, seat, threat, witch=True)
+                or bool(laid_ward_options(state, seat, threat)))
+    return bool(options_for(state, task))
 
 
 def acting_seats(state: dict) -> list[int]:
@@ -87,6 +137,20 @@ def acting_seats(state: dict) -> list[int]:
 
 def decide(state: dict, seat: int, action: dict) -> None:
     """A checked decision of ``seat``: kept secret until all have chosen, or carried out."""
+    task = state["tasks"][0]
+    if task["kind"] in SIMULTANEOUS:
+        state["choices"][str(seat)] = action
+    else:
+        state["tasks"].pop(0)
+        ACT[task["kind"]](state, task, action)
+    run(state)
+
+
+def decide_copy(state: dict, seat: int, action) -> None:
+    """``decide`` of a copy of the action (``core.copy_action``), in one call: what
+    ``Warlock.decide`` is (an event, a record or a search's stored move, must not change with
+    a state that may keep parts of it)."""
+    action = copy_action(action)
     task = state["tasks"][0]
     if task["kind"] in SIMULTANEOUS:
         state["choices"][str(seat)] = action
@@ -216,7 +280,7 @@ def start_round(state: dict, task: dict) -> None:
         end_game(state, "round limit")
         return
     state["round"] += 1
-    state["log"] = [e for e in state["log"] if e["round"] == state["round"] - 1]
+    state["log"] = last_round(state["log"], state["round"] - 1)
     state["segment"], state["circle"], state["threats"] = 0, [], []
     state["next_dm"], state["reflections"], state["cut"] = None, 0, None
     for seat in alive(state):
@@ -225,6 +289,17 @@ def start_round(state: dict, task: dict) -> None:
     if state["out"][state["dm"]]:  # 4.4: a missing duel master passes the office to the left
         state["dm"] = left_of(state, state["dm"], alive(state))
     push(state, {"kind": "decide", "seats": alive(state)})
+
+
+def last_round(log: list[dict], previous: int) -> list[dict]:
+    """The entries of round ``previous`` (a new list of the same entries): as
+    ``[e for e in log if e["round"] == previous]``, read from the end, where they are: the log
+    is written in round order and holds no later round when a round starts
+    (tests/games/test_warlock_fast_paths.py holds both on random playouts)."""
+    start = len(log)
+    while start and log[start - 1]["round"] == previous:
+        start -= 1
+    return log[start:]
 
 
 def reveal_decisions(state: dict, task: dict) -> None:
@@ -313,18 +388,29 @@ def close_circle(state: dict) -> None:
 
 
 def act_swap(state: dict, task: dict, action: dict) -> None:
-    """3.3.1, 4.3, 4.7: discard a card, pay, draw a new one from the book."""
+    """3.3.1, 4.3, 4.7: discard a card, pay, draw a new one from the book. (``take``,
+    ``discard``, ``owe``, ``log`` and ``pay`` of the one card written out: learning is half of
+    the events of a match.)"""
     if action["type"] == "stop":
         return
     seat, card = task["seat"], action["card"]
-    take(state, seat, [card])
-    discard(state, [card])
-    owe(state, seat)
-    log(state, event="learned", seat=seat, discarded=kind(card).key)
-    if pay(state, seat, task.get("cost", LEARNING_COST)):
+    state["hands"][seat].remove(card)
+    spell = kind(card).key
+    known = state["known"]
+    if known:  # take: a spell known in this hand is forgotten
+        fact = [seat, spell, state["shuffled_in"].get(card, 0)]
+        if fact in known:
+            known.remove(fact)
+    state["discard"].append(card)
+    state["owed"].append(seat)
+    state["log"].append({"round": state["round"], "segment": state["segment"],
+                         "event": "learned", "seat": seat, "discarded": spell})
+    energy = state["energy"]
+    energy[seat] = left = max(0, energy[seat] - task.get("cost", LEARNING_COST))
+    if left == 0:
         banish(state, seat)
     if task["kind"] == "swap" and task["left"] > 1:
-        push(state, dict(task, left=task["left"] - 1))
+        state["tasks"].insert(0, dict(task, left=task["left"] - 1))
 
 
 def skip(state: dict, task: dict) -> None:

@@ -34,7 +34,7 @@ from .fight import ATTACK, DUEL, ENDGAME
 from .table import (MAX_ACTIVE, cats_in_hand, colours_in_hand, gain_object, has_active, in_play,
                     leave, lose_object, lose_ornicles, next_seat, over_limit, owned_objects,
                     play_order, process_draws, queue_draw, queue_spell_draws, refill_row,
-                    reshuffle, rules_version, spells_in_hand, traps_in_hand)
+                    reshuffle, rules_version, seats_in_play, spells_in_hand, traps_in_hand)
 from .views import hidden_items, public_view, seat_view
 
 SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=3, min_players=2,
@@ -43,6 +43,7 @@ SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=3, min_pl
 DIE = {"kind": "dice", "count": 1, "sides": DIE_SIDES}
 CHANCE_PHASES = ("characters", "deck", "objects", "events", "start_roll", "roll", "reroll",
                  "reshuffle", "event_reshuffle")
+SETUP_STAGES = frozenset(("characters", "deck", "objects", "events"))
 ACTION_KEYS = {
     "character": {"element"}, "direction": {"direction"}, "activate": {"objects"},
     "attack": {"target"}, "duel": {"target"}, "buy": {"object"}, "trap": {"card", "target"},
@@ -124,9 +125,9 @@ def _step(state: dict) -> tuple[str, int | None] | None:
     """One automatic step, or the decision/chance that is due (None: call again)."""
     if state["end"] is not None:
         return "over", None
-    if state["stage"] in ("characters", "deck", "objects", "events"):
+    if state["stage"] in SETUP_STAGES:
         return _setup_step(state)
-    if len(in_play(state)) <= 1:
+    if seats_in_play(state) <= 1:
         finish(state, "rules")
         return None
     if state["draws"] and not process_draws(state):
@@ -738,6 +739,17 @@ class ImperialTwing(DictRuleset):
 
     def forfeit(self, state: dict, seat: int) -> None:
         forfeit(state, seat, self.spec.version)
+
+    def apply_in_place(self, state: dict, event) -> dict:
+        """DictRuleset.apply_in_place, an action's case first (most events of a fold) and
+        without the hooks' calls: ``decide``, then ``after_event``'s work."""
+        if event.kind == "action":
+            decide(state, event.seat, event.payload.get("action"))
+            advance(state)
+            if self.spec.version >= 2:
+                fights.forget_played(state)
+            return state
+        return super().apply_in_place(state, event)
 
     def after_event(self, state: dict) -> None:
         """Every event runs the game on to its next decision (``advance``). The rules read an

@@ -6,7 +6,8 @@ copy (``clone``). Clauses are cited as in docs/rules/imperial-twing.md.
 """
 from __future__ import annotations
 
-from .content import CARD, ELEMENT, ELEMENTS, IS_SPELL, is_creature, is_spell
+from .content import (CARD, CATS_SET, ELEMENT, ELEMENTS, IS_CAT, IS_SPELL, IS_TRAP, SPELLS,
+                      is_creature, is_spell)
 
 MAX_COLOURS, MAX_SPELLS, MAX_ACTIVE = 3, 15, 3  # "Regel für maximale Zauberfarbe"; 3 active objects
 
@@ -24,16 +25,24 @@ def rules_version(state: dict) -> int:
 
 def in_play(state: dict) -> list[int]:
     """The seats still in the game, in seat order."""
-    if not state["left"]:
+    left = state["left"]
+    if not left:
         return list(range(state["players"]))
-    gone = {entry[0] for entry in state["left"]}
+    gone = {entry[0] for entry in left}
     return [s for s in range(state["players"]) if s not in gone]
+
+
+def seats_in_play(state: dict) -> int:
+    """``len(in_play(state))`` without the list: a seat is in ``left`` at most once (``leave``)."""
+    return state["players"] - len(state["left"])
 
 
 def play_order(state: dict, start: int) -> list[int]:
     """The seats in play in the direction of play, beginning with ``start`` (B.2: the start
     player chooses the direction)."""
     n, step = state["players"], state["direction"]
+    if not state["left"]:
+        return [(start + step * i) % n for i in range(n)]
     seats = set(in_play(state))
     return [(start + step * i) % n for i in range(n) if (start + step * i) % n in seats]
 
@@ -51,21 +60,25 @@ def next_seat(state: dict, seat: int) -> int | None:
 
 # -- cards ------------------------------------------------------------------------------------------
 
+_is_spell, _is_cat, _is_trap = IS_SPELL.__getitem__, IS_CAT.__getitem__, IS_TRAP.__getitem__
+_element = ELEMENT.__getitem__
+
+
 def spells_in_hand(state: dict, seat: int) -> list[str]:
-    return [c for c in state["hands"][seat] if IS_SPELL[c]]
+    return list(filter(_is_spell, state["hands"][seat]))
 
 
 def cats_in_hand(state: dict, seat: int) -> list[str]:
-    return [c for c in state["hands"][seat] if CARD[c].kind == "cat"]
+    return list(filter(_is_cat, state["hands"][seat]))
 
 
 def traps_in_hand(state: dict, seat: int) -> list[str]:
-    return [c for c in state["hands"][seat] if CARD[c].kind == "trap"]
+    return list(filter(_is_trap, state["hands"][seat]))
 
 
 def colours_in_hand(state: dict, seat: int) -> list[str]:
     """The spell colours a seat holds, in the fixed element order."""
-    held = {ELEMENT[c] for c in state["hands"][seat] if IS_SPELL[c]}
+    held = set(map(_element, filter(_is_spell, state["hands"][seat])))
     return [e for e in ELEMENTS if e in held]
 
 
@@ -77,7 +90,7 @@ def queue_draw(state: dict, seat: int, count: int, mode: str = "plain") -> None:
 
 def spell_findable(state: dict) -> bool:
     """A spell lies in the deck or the discard pile, so drawing until a spell can end (D8)."""
-    return any(IS_SPELL[c] for c in state["deck"]) or any(IS_SPELL[c] for c in state["discard"])
+    return not (SPELLS.isdisjoint(state["deck"]) and SPELLS.isdisjoint(state["discard"]))
 
 
 def draw_one(state: dict, task: dict) -> None:
@@ -122,7 +135,10 @@ def queue_spell_draws(state: dict) -> None:
     fight (D9), the seat whose turn it is first. Asked before every step outside a fight, it
     looks for a seat without a spell before it works out the order (mostly there is none)."""
     hands = state["hands"]
-    if all(any(IS_SPELL[c] for c in hands[seat]) for seat in in_play(state)):
+    if state["left"]:
+        if not any(SPELLS.isdisjoint(hands[seat]) for seat in in_play(state)):
+            return
+    elif not any(map(SPELLS.isdisjoint, hands)):  # every seat is in play: one C call
         return
     start = state["seat"] if state["seat"] is not None else 0
     for seat in play_order(state, start) if start in in_play(state) else in_play(state):
@@ -142,17 +158,20 @@ def over_limit(state: dict) -> tuple[int, str] | None:
     than fifteen spells, and which limit it breaks. Asked before every step outside a fight,
     it asks each hand once (``breaks_limit``) before it works out the order of play."""
     hands = state["hands"]
-    if not any(breaks_limit(hands[seat]) for seat in in_play(state)):
-        return None
+    if state["left"]:
+        if not any(breaks_limit(hands[seat]) for seat in in_play(state)):
+            return None
+    elif not any(len(hand) > MAX_COLOURS and breaks_limit(hand) for hand in hands):
+        return None  # a hand of three cards or fewer breaks no limit
     return first_over_limit(state)
 
 
 def breaks_limit(hand: list[str]) -> bool:
     """H.1-H.3 for one hand: more than three spell colours (four spells at least) or more than
     fifteen spells."""
-    spells = [c for c in hand if IS_SPELL[c]]
+    spells = list(filter(_is_spell, hand))
     return len(spells) > MAX_SPELLS or (len(spells) > MAX_COLOURS
-                                        and len({ELEMENT[c] for c in spells}) > MAX_COLOURS)
+                                        and len(set(map(_element, spells))) > MAX_COLOURS)
 
 
 def first_over_limit(state: dict) -> tuple[int, str] | None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from games.engine.bots import RandomBot
 from games.engine.dict_ruleset import DictRuleset
-from games.engine.protocol import GameSpec, option
+from games.engine.protocol import Event, GameSpec, IllegalAction, option
 from games.engine.registry import register
 
 from . import fight as fights
@@ -125,9 +125,10 @@ def _step(state: dict) -> tuple[str, int | None] | None:
     """One automatic step, or the decision/chance that is due (None: call again)."""
     if state["end"] is not None:
         return "over", None
-    if state["stage"] in SETUP_STAGES:
+    stage = state["stage"]
+    if stage in SETUP_STAGES:
         return _setup_step(state)
-    if seats_in_play(state) <= 1:
+    if state["players"] - len(state["left"]) <= 1:  # seats_in_play
         finish(state, "rules")
         return None
     if state["draws"] and not process_draws(state):
@@ -141,16 +142,17 @@ def _step(state: dict) -> tuple[str, int | None] | None:
             state["event_queue"] = []  # D23: all sixteen are out of the deck at once
         return None
     if state["fight"] is None:
-        before = len(state["draws"])
+        draws = state["draws"]
+        before = len(draws)
         queue_spell_draws(state)
-        if len(state["draws"]) > before:
+        if len(draws) > before:
             return None
         limit = over_limit(state)
         if limit:
             return "limit", limit[0]
-    if state["stage"] == "start_roll":
+    if stage == "start_roll":  # no draw, event or limit changes the stage
         return "start_roll", None
-    if state["stage"] == "direction":
+    if stage == "direction":
         return "direction", state["seat"]
     return _play_step(state)
 
@@ -583,6 +585,28 @@ def _spelling(value) -> str:
     return json.dumps(value, sort_keys=True, default=repr)
 
 
+_PLAIN = frozenset((str, int))
+
+
+def plain(action: dict) -> bool:
+    """Every key a str and every value exactly a str, an int or a list of strs (an activate's
+    objects): then an action equal to a legal one (``==``) is spelled as it is in JSON, with
+    no true standing for 1 nor 2.0 for 2 (the legal actions are made of such values only)."""
+    for key, value in action.items():
+        if type(key) is not str:
+            return False
+        kind = type(value)
+        if kind is list:
+            if value and set(map(type, value)) != _STR_ONLY:
+                return False
+        elif kind not in _PLAIN:
+            return False
+    return True
+
+
+_STR_ONLY = {str}
+
+
 def refusal(state: dict, seat, action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
     if state["phase"] in CHANCE_PHASES or state["phase"] == "over" or seat != state["actor"] \
@@ -591,6 +615,8 @@ def refusal(state: dict, seat, action) -> str | None:
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
     legal = decision_choices(state, seat)
+    if plain(action) and action in legal:  # the spelling's answer without writing JSON
+        return None
     if _spelling(action) in {_spelling(a) for a in legal}:
         return None
     kinds = sorted({a["type"] for a in legal})
@@ -740,22 +766,40 @@ class ImperialTwing(DictRuleset):
     def forfeit(self, state: dict, seat: int) -> None:
         forfeit(state, seat, self.spec.version)
 
-    def apply_in_place(self, state: dict, event) -> dict:
-        """DictRuleset.apply_in_place, an action's case first (most events of a fold) and
-        without the hooks' calls: ``decide``, then ``after_event``'s work."""
-        if event.kind == "action":
-            decide(state, event.seat, event.payload.get("action"))
+    def check_action(self, state: dict, seat: int, action) -> None:
+        """Ruleset.check_action without building ``next`` when ``seat`` is the one to act (a
+        validation checks every action): ``refusal`` alone then decides, as it would there."""
+        phase = state["phase"]
+        if type(seat) is int and seat == state["actor"] and phase not in CHANCE_PHASES \
+                and phase != "over":
+            reason = refusal(state, seat, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            return None
+        return super().check_action(state, seat, action)
+
+    def act_in_place(self, state: dict, seat: int, payload: dict) -> dict:
+        """Ruleset.act_in_place (optional): ``check_action`` and ``apply_in_place`` of the
+        action in one call (every action of a validation)."""
+        action, phase = payload["action"], state["phase"]
+        if type(seat) is int and seat == state["actor"] and phase not in CHANCE_PHASES \
+                and phase != "over":
+            reason = refusal(state, seat, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            decide(state, seat, action)
             advance(state)
             if self.spec.version >= 2:
                 fights.forget_played(state)
             return state
-        return super().apply_in_place(state, event)
+        self.check_action(state, seat, action)
+        return self.apply_in_place(state, Event("action", seat, payload))
 
     def after_event(self, state: dict) -> None:
         """Every event runs the game on to its next decision (``advance``). The rules read an
         action's fields and keep none of its lists or dicts, so the event is not copied."""
         advance(state)
-        if self.spec.version >= 2:  # version 1 never has a ``revealed`` to forget
+        if "revealed" in state and self.spec.version >= 2:  # version 1 never has one to forget
             fights.forget_played(state)
 
     def legal_actions(self, state: dict, seat: int) -> list:

@@ -15,7 +15,7 @@ steps (docs/rules/imperial-twing.md, F.1-F.15 and D15-D19):
 from __future__ import annotations
 
 from .content import (BOOTS, BRA, CARD, CATS_SET, CLOVER, CROSS, CUP, DOLL, ELEMENT, EVENT, HAT,
-                      IS_SPELL, MIROMON, PANTS, SOCKS, SPELLS, SPIRAL, SUN, TEDDY, TRAPS_SET,
+                      IS_SPELL, MIROMON, POWER, PANTS, SOCKS, SPELLS, SPIRAL, SUN, TEDDY, TRAPS_SET,
                       die_face, inverted)
 from .table import (cats_in_hand, gain_object, gain_ornicles, has_active, in_play, lose_ornicles,
                     move_ornicles, play_order, queue_draw, rules_version, spells_in_hand,
@@ -433,13 +433,13 @@ def effective_die(state: dict, seat: int, against: int):
     of one's own colour negative numbers count 0, a cross stays a cross. O.9, D18: against a
     Socks holder the die held before the attacker's first cat counts."""
     side = state["fight"]["sides"][seat]
-    face = side["held"] if "held" in side and has_active(state, against, SOCKS) else side["die"]
+    face = side["held"] if "held" in side and SOCKS in state["active"][against] else side["die"]
     if face is None or face == SPIRAL:
         return 0
     if face == CROSS:
-        return 0 if has_active(state, seat, PANTS) else CROSS
+        return 0 if PANTS in state["active"][seat] else CROSS
     if face == SUN:
-        return 0 if has_active(state, against, BRA) else SUN
+        return 0 if BRA in state["active"][against] else SUN
     if face < 0 and side["colour"] == state["characters"][seat]:
         return 0
     return face
@@ -451,10 +451,14 @@ def side_total(state: dict, seat: int, die, against: int) -> int:
     can have one there, or a side whose opponent gained the Cup during the fight, D30)."""
     fight = state["fight"]
     side = fight["sides"][seat]
-    riders = rules_version(state) < 3 or not has_active(state, against, CUP)
-    total = sum(CARD[c].power for c in side["spells"])
-    total += sum(unit_power(u, riders) for u in side["units"])
-    total += sum(CARD[s["card"]].power for s in fight["supporters"] if s["side"] == seat)
+    riders = rules_version(state) < 3 or CUP not in state["active"][against]
+    total = sum(map(POWER.__getitem__, side["spells"]))
+    for unit in side["units"]:  # unit_power, written out
+        total += POWER[unit["card"]]
+        if riders and unit["rider"]:
+            total += POWER[unit["rider"]]
+    if fight["supporters"]:
+        total += sum(POWER[s["card"]] for s in fight["supporters"] if s["side"] == seat)
     return total + side["bonus"] + (die if isinstance(die, int) else 0)
 
 
@@ -497,14 +501,17 @@ def resolve(state: dict) -> list[dict]:
             gain_ornicles(state, seat, 1)  # F.10; S.2: a shield wins no ornicle
     settle_supporters(state, outcomes[0] if outcomes else None)
     lost_any = any(o["winner"] == "defender" for o in outcomes)
+    discard = state["discard"]
     for seat in fighters(fight):
         side = fight["sides"][seat]
+        discard += side["spells"]
+        if not side["units"]:
+            continue
         lost = lost_any if seat == attacker else any(
             o["defender"] == seat and o["winner"] == "attacker" for o in outcomes)
-        state["discard"] += side["spells"]
         for card in (c for u in side["units"] for c in (u["card"], u["rider"]) if c):
-            keep = not lost or (seat == attacker and CARD[card].element == state["characters"][seat])
-            (state["retinues"][seat] if keep else state["discard"]).append(card)
+            keep = not lost or (seat == attacker and ELEMENT[card] == state["characters"][seat])
+            (state["retinues"][seat] if keep else discard).append(card)
     state["last_fight"] = dict(summary(fight, outcomes), turn=state["turn"])
     state["fight"] = None
     return outcomes

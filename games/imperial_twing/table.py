@@ -6,7 +6,7 @@ copy (``clone``). Clauses are cited as in docs/rules/imperial-twing.md.
 """
 from __future__ import annotations
 
-from .content import (CARD, CATS_SET, ELEMENT, ELEMENTS, IS_CAT, IS_SPELL, IS_TRAP, SPELLS,
+from .content import (ELEMENT, ELEMENTS, IS_CAT, IS_CREATURE, IS_SPELL, IS_TRAP, SPELLS,
                       is_creature, is_spell)
 
 MAX_COLOURS, MAX_SPELLS, MAX_ACTIVE = 3, 15, 3  # "Regel für maximale Zauberfarbe"; 3 active objects
@@ -111,22 +111,36 @@ def draw_one(state: dict, task: dict) -> None:
 def process_draws(state: dict) -> bool:
     """Carry out the queued draws; False when the deck is empty and the discard pile must be
     shuffled first (D7). A draw that cannot be made (no cards anywhere, or no spell left to find)
-    is dropped (D8)."""
-    while state["draws"]:
-        task = state["draws"][0]
-        if task["count"] <= 0 or task["seat"] not in in_play(state):
-            state["draws"].pop(0)
+    is dropped (D8). ``draw_one`` written out: the lists are held in locals (none of them is
+    replaced while the queue runs)."""
+    draws, deck, hands = state["draws"], state["deck"], state["hands"]
+    left = state["left"]
+    gone = {entry[0] for entry in left} if left else ()
+    while draws:
+        task = draws[0]
+        seat = task["seat"]
+        if task["count"] <= 0 or seat in gone:
+            draws.pop(0)
             continue
-        if task["mode"] == "until_spell" and (spells_in_hand(state, task["seat"])
-                                              or not spell_findable(state)):
-            state["draws"].pop(0)
+        until_spell = task["mode"] == "until_spell"
+        if until_spell and (not SPELLS.isdisjoint(hands[seat]) or not spell_findable(state)):
+            draws.pop(0)
             continue
-        if not state["deck"]:
+        if not deck:
             if state["discard"]:
                 return False
-            state["draws"].pop(0)
+            draws.pop(0)
             continue
-        draw_one(state, task)
+        card = deck.pop(0)
+        if until_spell:
+            if IS_SPELL[card]:
+                hands[seat].append(card)
+                task["count"] = 0
+            else:
+                state["discard"].append(card)
+            continue
+        task["count"] -= 1
+        (state["retinues"] if IS_CREATURE[card] else hands)[seat].append(card)
     return True
 
 

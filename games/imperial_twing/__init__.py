@@ -28,8 +28,8 @@ from games.engine.protocol import Event, GameSpec, IllegalAction, option
 from games.engine.registry import register
 
 from . import fight as fights
-from .content import (BOOTS, CARD, DIE_SIDES, ELEMENTS, EVENT_IDS, OBJECT_IDS, ORNICLES, PLAY_IDS,
-                      die_face, die_rank)
+from .content import (BOOTS, CARD, DIE_SIDES, ELEMENT, ELEMENTS, EVENT_IDS, IS_SPELL, OBJECT_IDS,
+                      ORNICLES, PLAY_IDS, die_face, die_rank)
 from .fight import ATTACK, DUEL, ENDGAME
 from .table import (MAX_ACTIVE, cats_in_hand, colours_in_hand, gain_object, has_active, in_play,
                     leave, lose_object, lose_ornicles, next_seat, over_limit, owned_objects,
@@ -354,6 +354,8 @@ def finish(state: dict, by: str) -> None:
 def chance_spec(state: dict) -> dict:
     """The chance event due now (``phase`` is one of CHANCE_PHASES)."""
     phase = state["phase"]
+    if phase == "roll" or phase == "reroll":  # most chance events: the fight's dice
+        return dict(DIE, count=len(state["fight"]["rolling"]))
     if phase == "characters":
         free = [e for e in ELEMENTS if e not in state["characters"]]
         return {"kind": "choice", "n": len(free), "k": 1}
@@ -375,7 +377,9 @@ def chance_spec(state: dict) -> dict:
 def chance_fell(state: dict, outcome: list[int]) -> None:
     """Apply the outcome of the chance event due now."""
     phase = state["phase"]
-    if phase == "characters":
+    if phase == "roll" or phase == "reroll":
+        fights.set_dice(state, outcome)
+    elif phase == "characters":
         free = [e for e in ELEMENTS if e not in state["characters"]]
         seat = next(s for s in in_play(state) if state["characters"][s] is None)
         state["characters"][seat] = free[outcome[0]]
@@ -490,7 +494,11 @@ def decision_choices(state: dict, seat: int) -> list[dict]:
 def decide(state: dict, seat: int, action: dict) -> None:
     """Carry out a checked decision."""
     kind, phase = action["type"], state["phase"]
-    if phase == "character":
+    if phase == "commit":  # most decisions: a card laid in a fight
+        fights.commit(state, seat, action)
+    elif phase == "respond":
+        fights.respond(state, seat, action)
+    elif phase == "character":
         state["characters"][seat] = action["element"]
     elif phase == "direction":  # B.2: seats are numbered clockwise
         state["direction"] = 1 if action["direction"] == "clockwise" else -1
@@ -500,14 +508,10 @@ def decide(state: dict, seat: int, action: dict) -> None:
         limit_discard(state, seat, action)
     elif phase == "action":
         take_action(state, seat, action)
-    elif phase == "commit":
-        fights.commit(state, seat, action)
     elif phase == "support":
         if kind == "support":
             fights.support(state, seat, action)
         state["fight"]["support_queue"].pop(0)
-    elif phase == "respond":
-        fights.respond(state, seat, action)
     elif phase == "take":
         transfer_object(state, state["takes"][0]["from"], seat, action["object"])
         finish_take(state)
@@ -607,6 +611,32 @@ def plain(action: dict) -> bool:
 _STR_ONLY = {str}
 
 
+def surely_legal(state: dict, seat: int, action: dict) -> bool:
+    """True only for an action that ``decision_choices`` lists, spelled as it spells it: the
+    commonest actions of a validation (a card laid, done, a pass) asked directly, without the
+    listing (False: not sure, ask the listing). ``seat`` is the seat to act, ``action`` a dict
+    with a string type (``refusal`` has checked both)."""
+    phase, kind, size = state["phase"], action["type"], len(action)
+    if kind == "pass":
+        return size == 1 and phase in ("respond", "support", "action")
+    if phase != "commit":
+        return False
+    side = state["fight"]["sides"][seat]
+    if kind == "done":
+        return size == 1 and bool(side["spells"] or side["mode"] == "shield")
+    card = action.get("card")
+    if size != 2 or type(card) is not str:
+        return False
+    if kind == "spell":
+        return (card in state["hands"][seat] and IS_SPELL[card] and side["mode"] != "shield"
+                and len(side["spells"]) < fights.MAX_SPELLS_IN_FIGHT
+                and side["colour"] in (None, ELEMENT[card]))
+    if kind == "creature":  # a unit alone (one without rider has no "rider" key)
+        return card in state["retinues"][seat] and bool(
+            fights.unit_slot(state, state["fight"], seat, ELEMENT[card]))
+    return False
+
+
 def refusal(state: dict, seat, action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
     if state["phase"] in CHANCE_PHASES or state["phase"] == "over" or seat != state["actor"] \
@@ -614,6 +644,8 @@ def refusal(state: dict, seat, action) -> str | None:
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    if surely_legal(state, seat, action):
+        return None
     legal = decision_choices(state, seat)
     if plain(action) and action in legal:  # the spelling's answer without writing JSON
         return None

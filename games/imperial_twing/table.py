@@ -50,6 +50,8 @@ def play_order(state: dict, start: int) -> list[int]:
 def next_seat(state: dict, seat: int) -> int | None:
     """The next seat in play after ``seat`` in the direction of play."""
     n, step = state["players"], state["direction"]
+    if not state["left"]:
+        return (seat + step) % n
     seats = set(in_play(state))
     for i in range(1, n + 1):
         other = (seat + step * i) % n
@@ -175,17 +177,22 @@ def over_limit(state: dict) -> tuple[int, str] | None:
     if state["left"]:
         if not any(breaks_limit(hands[seat]) for seat in in_play(state)):
             return None
-    elif not any(len(hand) > MAX_COLOURS and breaks_limit(hand) for hand in hands):
-        return None  # a hand of three cards or fewer breaks no limit
+    else:
+        for hand in hands:  # a hand of three cards or fewer breaks no limit
+            if len(hand) > MAX_COLOURS and breaks_limit(hand):
+                break
+        else:
+            return None
     return first_over_limit(state)
 
 
 def breaks_limit(hand: list[str]) -> bool:
     """H.1-H.3 for one hand: more than three spell colours (four spells at least) or more than
     fifteen spells."""
-    spells = list(filter(_is_spell, hand))
-    return len(spells) > MAX_SPELLS or (len(spells) > MAX_COLOURS
-                                        and len(set(map(_element, spells))) > MAX_COLOURS)
+    spells = sum(map(_is_spell, hand))  # counted in C: True is 1
+    if spells <= MAX_COLOURS:
+        return False
+    return spells > MAX_SPELLS or len(set(map(_element, filter(_is_spell, hand)))) > MAX_COLOURS
 
 
 def first_over_limit(state: dict) -> tuple[int, str] | None:

@@ -56,3 +56,84 @@ def test_the_hand_limits_and_spell_draws_asked_hand_by_hand_equal_the_walk(playe
             assert queued == []
         lacking += bool(seats)
     assert lacking > 0
+
+
+def _spelled(action) -> str:
+    import json
+    return json.dumps(action, sort_keys=True, default=repr)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 11), (3, 12), (4, 13), (3, 14)])
+def test_can_respond_says_what_the_responses_say(players, seed):
+    """D15: the window asks ``can_respond`` of each fighter instead of listing its responses."""
+    windows = answered = 0
+    for state in playout_states(players, seed):
+        if state["fight"] is None or state["fight"]["step"] not in ("window", "reroll"):
+            continue
+        windows += 1
+        for seat in fight.fighters(state["fight"]):
+            listed = bool(fight.responses(state, seat))
+            assert fight.can_respond(state, seat) == listed
+            answered += listed
+    assert windows > 5 and answered > 0
+
+
+def _candidates(state: dict, seat: int, legal: list[dict]) -> list:
+    """The legal actions and near misses of them: every play card laid as a spell or a
+    creature, done and pass, extra keys, a rider of null, and values of other JSON types that
+    Python calls equal (true for 1, 1.0 for 1)."""
+    from games.imperial_twing.content import PLAY_IDS
+    out = list(legal)
+    out += [{"type": kind, "card": card} for kind in ("spell", "creature") for card in PLAY_IDS]
+    out += [{"type": "done"}, {"type": "pass"}, {"type": "pass", "x": 1},
+            {"type": "done", "card": None}]
+    for action in legal:
+        out.append({**action, "extra": 0})
+        if action["type"] == "creature" and "rider" not in action:
+            out.append({**action, "rider": None})
+        for key, value in action.items():
+            if type(value) is int:
+                out += [{**action, key: value == 1}, {**action, key: float(value)}]
+    return out
+
+
+@pytest.mark.parametrize("players,seed", [(2, 21), (3, 22), (4, 23), (2, 24)])
+def test_the_quick_legality_check_accepts_only_what_the_listing_lists(players, seed):
+    """A validation's check (``refusal``): ``surely_legal`` accepts an action without the
+    listing only where the listing, spelled as JSON, holds it, and ``refusal`` says None
+    exactly for the actions the listing holds as the log spells them (``plain`` and ``==``
+    before any JSON is written)."""
+    import games.imperial_twing as it
+    accepted = decisions = 0
+    for state in playout_states(players, seed):
+        seat = state["actor"]
+        if state["phase"] in it.CHANCE_PHASES or state["phase"] == "over":
+            continue
+        decisions += 1
+        legal = it.decision_choices(state, seat)
+        spelled = {_spelled(a) for a in legal}
+        assert all(it.plain(a) for a in legal)
+        for action in _candidates(state, seat, legal):
+            if it.surely_legal(state, seat, action):
+                assert _spelled(action) in spelled, action
+                accepted += 1
+            assert (it.refusal(state, seat, action) is None) == (_spelled(action) in spelled), action
+    assert decisions > 50 and accepted > 50
+
+
+@pytest.mark.parametrize("players,seed", [(3, 31), (4, 32)])
+def test_the_seat_order_and_hand_limit_shortcuts_equal_their_definitions(players, seed):
+    """``next_seat``, ``play_order`` and ``breaks_limit`` with every seat in play take
+    shortcuts; they answer as the walk over the seats in play and the spell count do."""
+    from games.imperial_twing.table import MAX_COLOURS, MAX_SPELLS, breaks_limit, next_seat, play_order
+    for state in playout_states(players, seed):
+        seats, n, step = in_play(state), state["players"], state["direction"]
+        for seat in seats:
+            walk = [(seat + step * i) % n for i in range(n) if (seat + step * i) % n in seats]
+            assert play_order(state, seat) == walk
+            assert next_seat(state, seat) == next((seat + step * i) % n for i in range(1, n + 1)
+                                                  if (seat + step * i) % n in seats)
+        for hand in state["hands"]:
+            spells = [c for c in hand if CARD[c].kind == "spell"]
+            assert breaks_limit(hand) == (len(spells) > MAX_SPELLS or len(
+                {CARD[c].element for c in spells}) > MAX_COLOURS)

@@ -34,7 +34,7 @@ from .fight import ATTACK, DUEL, ENDGAME
 from .table import (MAX_ACTIVE, cats_in_hand, colours_in_hand, gain_object, has_active, in_play,
                     leave, lose_object, lose_ornicles, next_seat, over_limit, owned_objects,
                     play_order, process_draws, queue_draw, queue_spell_draws, refill_row,
-                    reshuffle, rules_version, seats_in_play, spells_in_hand, traps_in_hand)
+                    reshuffle, rules_version, spells_in_hand, traps_in_hand)
 from .views import hidden_items, public_view, seat_view
 
 SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=3, min_players=2,
@@ -128,7 +128,7 @@ def _step(state: dict) -> tuple[str, int | None] | None:
     stage = state["stage"]
     if stage in SETUP_STAGES:
         return _setup_step(state)
-    if state["players"] - len(state["left"]) <= 1:  # seats_in_play
+    if state["players"] - len(state["left"]) <= 1:  # len(in_play): leave() lists a seat once
         finish(state, "rules")
         return None
     if state["draws"] and not process_draws(state):

@@ -32,11 +32,6 @@ def in_play(state: dict) -> list[int]:
     return [s for s in range(state["players"]) if s not in gone]
 
 
-def seats_in_play(state: dict) -> int:
-    """``len(in_play(state))`` without the list: a seat is in ``left`` at most once (``leave``)."""
-    return state["players"] - len(state["left"])
-
-
 def play_order(state: dict, start: int) -> list[int]:
     """The seats in play in the direction of play, beginning with ``start`` (B.2: the start
     player chooses the direction)."""
@@ -62,7 +57,8 @@ def next_seat(state: dict, seat: int) -> int | None:
 
 # -- cards ------------------------------------------------------------------------------------------
 
-_is_spell, _is_cat, _is_trap = IS_SPELL.__getitem__, IS_CAT.__getitem__, IS_TRAP.__getitem__
+_is_spell, _is_cat = IS_SPELL.__getitem__, IS_CAT.__getitem__
+_is_trap = IS_TRAP.__getitem__
 _element = ELEMENT.__getitem__
 
 

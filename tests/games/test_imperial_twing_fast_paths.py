@@ -117,7 +117,8 @@ def test_the_quick_legality_check_accepts_only_what_the_listing_lists(players, s
             if it.surely_legal(state, seat, action):
                 assert _spelled(action) in spelled, action
                 accepted += 1
-            assert (it.refusal(state, seat, action) is None) == (_spelled(action) in spelled), action
+            listed = _spelled(action) in spelled
+            assert (it.refusal(state, seat, action) is None) == listed, action
     assert decisions > 50 and accepted > 50
 
 
@@ -125,14 +126,15 @@ def test_the_quick_legality_check_accepts_only_what_the_listing_lists(players, s
 def test_the_seat_order_and_hand_limit_shortcuts_equal_their_definitions(players, seed):
     """``next_seat``, ``play_order`` and ``breaks_limit`` with every seat in play take
     shortcuts; they answer as the walk over the seats in play and the spell count do."""
-    from games.imperial_twing.table import MAX_COLOURS, MAX_SPELLS, breaks_limit, next_seat, play_order
+    from games.imperial_twing.table import (MAX_COLOURS, MAX_SPELLS, breaks_limit, next_seat,
+                                            play_order)
     for state in playout_states(players, seed):
         seats, n, step = in_play(state), state["players"], state["direction"]
         for seat in seats:
             walk = [(seat + step * i) % n for i in range(n) if (seat + step * i) % n in seats]
             assert play_order(state, seat) == walk
-            assert next_seat(state, seat) == next((seat + step * i) % n for i in range(1, n + 1)
-                                                  if (seat + step * i) % n in seats)
+            after = [(seat + step * i) % n for i in range(1, n + 1)]
+            assert next_seat(state, seat) == next(s for s in after if s in seats)
         for hand in state["hands"]:
             spells = [c for c in hand if CARD[c].kind == "spell"]
             assert breaks_limit(hand) == (len(spells) > MAX_SPELLS or len(

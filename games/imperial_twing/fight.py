@@ -512,7 +512,9 @@ def resolve(state: dict) -> list[dict]:
         for card in (c for u in side["units"] for c in (u["card"], u["rider"]) if c):
             keep = not lost or (seat == attacker and ELEMENT[card] == state["characters"][seat])
             (state["retinues"][seat] if keep else discard).append(card)
-    state["last_fight"] = dict(summary(fight, outcomes), turn=state["turn"])
+    last = summary(fight, outcomes)  # a new dict: the turn is added to it, not to a copy
+    last["turn"] = state["turn"]
+    state["last_fight"] = last
     state["fight"] = None
     return outcomes
 
@@ -594,10 +596,12 @@ def summary(fight: dict, outcomes: list[dict]) -> dict:
     sides = {}
     for seat in fighters(fight):
         side = fight["sides"][seat]
-        sides[str(seat)] = {"mode": side["mode"], "colour": side["colour"],
-                            "spells": list(side["spells"]),
-                            "units": [dict(u) for u in side["units"]], "die": side["die"],
-                            "bonus": side["bonus"], **held_die(side)}
+        entry = sides[str(seat)] = {"mode": side["mode"], "colour": side["colour"],
+                                    "spells": list(side["spells"]),
+                                    "units": [dict(u) for u in side["units"]], "die": side["die"],
+                                    "bonus": side["bonus"]}
+        if "held" in side:  # held_die
+            entry["held"] = side["held"]
     return {"kind": fight["kind"], "number": fight["number"], "attacker": fight["attacker"],
             "defenders": list(fight["defenders"]), "sides": sides,
             "supporters": [dict(s) for s in fight["supporters"]],

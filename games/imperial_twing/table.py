@@ -153,9 +153,14 @@ def queue_spell_draws(state: dict) -> None:
     elif not any(map(SPELLS.isdisjoint, hands)):  # every seat is in play: one C call
         return
     start = state["seat"] if state["seat"] is not None else 0
-    for seat in play_order(state, start) if start in in_play(state) else in_play(state):
-        if not spells_in_hand(state, seat) and spell_findable(state):
-            queue_draw(state, seat, 1, "until_spell")
+    seats = in_play(state)
+    findable = None  # asked once: queueing a draw changes no pile
+    for seat in play_order(state, start) if start in seats else seats:
+        if SPELLS.isdisjoint(hands[seat]):
+            if findable is None:
+                findable = spell_findable(state)
+            if findable:
+                queue_draw(state, seat, 1, "until_spell")
 
 
 def reshuffle(state: dict, outcome: list[int]) -> None:

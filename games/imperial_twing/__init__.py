@@ -29,11 +29,11 @@ from games.engine.registry import register
 
 from . import fight as fights
 from .content import (BOOTS, CARD, DIE_SIDES, ELEMENT, ELEMENTS, EVENT_IDS, IS_SPELL, OBJECT_IDS,
-                      ORNICLES, PLAY_IDS, die_face, die_rank)
+                      ORNICLES, PLAY_IDS, SPELLS, die_face, die_rank)
 from .fight import ATTACK, DUEL, ENDGAME
-from .table import (MAX_ACTIVE, cats_in_hand, colours_in_hand, gain_object, has_active, in_play,
-                    leave, lose_object, lose_ornicles, next_seat, over_limit, owned_objects,
-                    play_order, process_draws, queue_draw, queue_spell_draws, refill_row,
+from .table import (MAX_ACTIVE, MAX_COLOURS, breaks_limit, cats_in_hand, colours_in_hand,
+                    gain_object, has_active, in_play, leave, lose_object, lose_ornicles,
+                    next_seat, over_limit, owned_objects, play_order, process_draws, queue_draw, queue_spell_draws, refill_row,
                     reshuffle, rules_version, spells_in_hand, traps_in_hand)
 from .views import hidden_items, public_view, seat_view
 
@@ -112,12 +112,25 @@ def new_state(players: int, options: dict, version: int = SPEC.version) -> dict:
 
 
 def advance(state: dict) -> None:
-    """Carry out what needs no decision until a seat must act or chance must fall."""
+    """Carry out what needs no decision until a seat must act or chance must fall. Most steps
+    fall inside a fight with nothing queued before it (no end, draw, event, gift or taking,
+    two seats in play at least, the stage "play"): ``_step`` would reach ``_fight_step``
+    through every check of its own and of ``_play_step``, so that step is asked here directly
+    (tests/games/test_imperial_twing_fast_paths.py holds it to ``_step``'s loop)."""
     for _ in range(100_000):
-        step = _step(state)
-        if step is not None:
-            state["phase"], state["actor"] = step
-            return
+        if (state["fight"] is not None and state["stage"] == "play" and state["end"] is None
+                and not state["draws"] and not state["event_queue"] and state["give"] is None
+                and not state["takes"] and state["players"] - len(state["left"]) > 1):
+            step = _fight_step(state)
+            if step is None:
+                after_fight(state)
+                continue
+        else:
+            step = _step(state)
+            if step is None:
+                continue
+        state["phase"], state["actor"] = step
+        return
     raise RuntimeError("imperial-twing: advance made no progress")  # a bug, never a rule
 
 
@@ -142,19 +155,37 @@ def _step(state: dict) -> tuple[str, int | None] | None:
             state["event_queue"] = []  # D23: all sixteen are out of the deck at once
         return None
     if state["fight"] is None:
-        draws = state["draws"]
-        before = len(draws)
-        queue_spell_draws(state)
-        if len(draws) > before:
-            return None
-        limit = over_limit(state)
-        if limit:
-            return "limit", limit[0]
+        hands = state["hands"]
+        # With every seat in play, holding a spell and at most three cards (or within the
+        # limits), queue_spell_draws queues nothing and over_limit finds no seat: the hands
+        # are asked here once, as both would ask them, before either is called.
+        if state["left"] or not _hands_settled(hands):
+            draws = state["draws"]
+            before = len(draws)
+            queue_spell_draws(state)
+            if len(draws) > before:
+                return None
+            limit = over_limit(state)
+            if limit:
+                return "limit", limit[0]
     if stage == "start_roll":  # no draw, event or limit changes the stage
         return "start_roll", None
     if stage == "direction":
         return "direction", state["seat"]
     return _play_step(state)
+
+
+def _hands_settled(hands: list[list[str]]) -> bool:
+    """Every hand holds a spell (T.3: no draw until one is due) and breaks no hand limit
+    (H.1-H.3), asked as ``queue_spell_draws`` and ``over_limit`` ask them with every seat in
+    play."""
+    for hand in hands:
+        if _no_spell(hand) or (len(hand) > MAX_COLOURS and breaks_limit(hand)):
+            return False
+    return True
+
+
+_no_spell = SPELLS.isdisjoint
 
 
 def _setup_step(state: dict) -> tuple[str, int | None] | None:

@@ -139,3 +139,100 @@ def test_the_seat_order_and_hand_limit_shortcuts_equal_their_definitions(players
             spells = [c for c in hand if CARD[c].kind == "spell"]
             assert breaks_limit(hand) == (len(spells) > MAX_SPELLS or len(
                 {CARD[c].element for c in spells}) > MAX_COLOURS)
+
+
+def _advance_by_steps(state: dict) -> None:
+    """``advance`` as it was, every step through ``_step``: what its fight shortcut stands for."""
+    import games.imperial_twing as it
+    for _ in range(100_000):
+        step = it._step(state)
+        if step is not None:
+            state["phase"], state["actor"] = step
+            return
+    raise RuntimeError("no progress")
+
+
+def _outcome(apply, state: dict, event):
+    try:
+        return "state", apply(state, event)
+    except Exception as error:  # noqa: BLE001 - the kind and text of a refusal are compared
+        return type(error).__name__, str(error)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 41), (3, 42), (4, 43), (2, 44), (3, 45)])
+def test_advance_with_its_fight_shortcut_applies_as_step_by_step(players, seed):
+    """``advance`` asks ``_fight_step`` directly when nothing stands before the fight: every
+    event leaves the state as ``advance`` step by step through ``_step`` does, and is refused
+    with the same reason: the event the playout applies next, other outcomes of a roll (right,
+    out of range, too short, of floats, with a wrong or a repeated spec), up to four legal
+    actions and a pass, and now and then a forfeit of each seat."""
+    import random
+
+    import games.imperial_twing as it
+    from games.engine import registry
+    from games.engine.protocol import Chance, Ended, Event
+    ruleset, rng = registry.get("imperial-twing"), random.Random(seed)
+    rolls = 0
+
+    def by_steps(state, event):
+        fast = it.advance
+        it.advance = _advance_by_steps  # after_event's advance, as it was
+        try:
+            return ruleset.apply_in_place(state, event)
+        finally:
+            it.advance = fast
+
+    for state in playout_states(players, seed):
+        nxt = ruleset.next(state)
+        if isinstance(nxt, Ended):
+            continue
+        events = [Event("forfeit", seat, {}) for seat in range(players)] if rng.random() < 0.1 \
+            else []
+        if isinstance(nxt, Chance):
+            spec = nxt.spec
+            if spec["kind"] == "dice":
+                rolls += state["phase"] in ("roll", "reroll")
+                good = [rng.randint(1, spec["sides"]) for _ in range(spec["count"])]
+                events += [Event.chance(spec, good), Event("chance", None, {"outcome": good}),
+                           Event.chance(spec, good[:-1]), Event.chance(spec, [0] + good[1:]),
+                           Event.chance(spec, [spec["sides"] + 1] + good[1:]),
+                           Event.chance(spec, [float(v) for v in good]),
+                           Event.chance(dict(spec, count=spec["count"] + 1), good),
+                           Event.chance(dict(spec, sides=7), good), Event.chance(spec, None),
+                           Event("chance", None, {"outcome": good, "spec": None})]
+            else:
+                events.append(Event.chance(spec, rng.sample(range(spec["n"]), spec["n"]
+                                                            if spec["kind"] == "shuffle"
+                                                            else spec["k"])))
+        else:
+            seat = nxt.seats[0]
+            events += [Event.action(seat, a) for a in ruleset.legal_actions(state, seat)[:4]]
+            events.append(Event("action", seat, {"action": {"type": "pass"}}))
+        for event in events:
+            fast = _outcome(ruleset.apply_in_place, it.clone(state), event)
+            assert fast == _outcome(by_steps, it.clone(state), event), (event, state["phase"])
+    assert rolls > 10
+
+
+@pytest.mark.parametrize("players,seed", [(2, 51), (3, 52), (4, 53)])
+def test_settled_hands_queue_no_draw_and_break_no_limit(players, seed):
+    """``_step`` asks ``_hands_settled`` (every seat in play) before ``queue_spell_draws`` and
+    ``over_limit`` and calls neither when it says True: then the first queues no draw and the
+    second finds no seat (False only sends the step to them, as before)."""
+    import games.imperial_twing as it
+    from games.imperial_twing.table import over_limit, queue_spell_draws
+    settled = unsettled = 0
+    for state in playout_states(players, seed):
+        if state["left"]:
+            continue
+        before = len(state["draws"])
+        queue_spell_draws(state)
+        queued = len(state["draws"]) > before
+        del state["draws"][before:]
+        quiet = not queued and over_limit(state) is None
+        if it._hands_settled(state["hands"]):
+            assert quiet
+            settled += 1
+        else:
+            unsettled += not quiet
+    assert settled > 50 and unsettled > 5

@@ -24,16 +24,16 @@ from dataclasses import dataclass
 
 from games.engine.bots import RandomBot
 from games.engine.dict_ruleset import DictRuleset
-from games.engine.protocol import GameSpec, option
+from games.engine.protocol import Event, GameSpec, IllegalAction, option
 from games.engine.registry import register
 
 from . import fight as fights
-from .content import (BOOTS, CARD, DIE_SIDES, ELEMENTS, EVENT_IDS, OBJECT_IDS, ORNICLES, PLAY_IDS,
-                      die_face, die_rank)
+from .content import (BOOTS, CARD, DIE_SIDES, ELEMENT, ELEMENTS, EVENT_IDS, IS_SPELL, OBJECT_IDS,
+                      ORNICLES, PLAY_IDS, SPELLS, die_face, die_rank)
 from .fight import ATTACK, DUEL, ENDGAME
-from .table import (MAX_ACTIVE, cats_in_hand, colours_in_hand, gain_object, has_active, in_play,
-                    leave, lose_object, lose_ornicles, next_seat, over_limit, owned_objects,
-                    play_order, process_draws, queue_draw, queue_spell_draws, refill_row,
+from .table import (MAX_ACTIVE, MAX_COLOURS, breaks_limit, cats_in_hand, colours_in_hand,
+                    gain_object, has_active, in_play, leave, lose_object, lose_ornicles,
+                    next_seat, over_limit, owned_objects, play_order, process_draws, queue_draw, queue_spell_draws, refill_row,
                     reshuffle, rules_version, spells_in_hand, traps_in_hand)
 from .views import hidden_items, public_view, seat_view
 
@@ -43,6 +43,7 @@ SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=3, min_pl
 DIE = {"kind": "dice", "count": 1, "sides": DIE_SIDES}
 CHANCE_PHASES = ("characters", "deck", "objects", "events", "start_roll", "roll", "reroll",
                  "reshuffle", "event_reshuffle")
+SETUP_STAGES = frozenset(("characters", "deck", "objects", "events"))
 ACTION_KEYS = {
     "character": {"element"}, "direction": {"direction"}, "activate": {"objects"},
     "attack": {"target"}, "duel": {"target"}, "buy": {"object"}, "trap": {"card", "target"},
@@ -111,12 +112,25 @@ def new_state(players: int, options: dict, version: int = SPEC.version) -> dict:
 
 
 def advance(state: dict) -> None:
-    """Carry out what needs no decision until a seat must act or chance must fall."""
+    """Carry out what needs no decision until a seat must act or chance must fall. Most steps
+    fall inside a fight with nothing queued before it (no end, draw, event, gift or taking,
+    two seats in play at least, the stage "play"): ``_step`` would reach ``_fight_step``
+    through every check of its own and of ``_play_step``, so that step is asked here directly
+    (tests/games/test_imperial_twing_fast_paths.py holds it to ``_step``'s loop)."""
     for _ in range(100_000):
-        step = _step(state)
-        if step is not None:
-            state["phase"], state["actor"] = step
-            return
+        if (state["fight"] is not None and state["stage"] == "play" and state["end"] is None
+                and not state["draws"] and not state["event_queue"] and state["give"] is None
+                and not state["takes"] and state["players"] - len(state["left"]) > 1):
+            step = _fight_step(state)
+            if step is None:
+                after_fight(state)
+                continue
+        else:
+            step = _step(state)
+            if step is None:
+                continue
+        state["phase"], state["actor"] = step
+        return
     raise RuntimeError("imperial-twing: advance made no progress")  # a bug, never a rule
 
 
@@ -124,9 +138,10 @@ def _step(state: dict) -> tuple[str, int | None] | None:
     """One automatic step, or the decision/chance that is due (None: call again)."""
     if state["end"] is not None:
         return "over", None
-    if state["stage"] in ("characters", "deck", "objects", "events"):
+    stage = state["stage"]
+    if stage in SETUP_STAGES:
         return _setup_step(state)
-    if len(in_play(state)) <= 1:
+    if state["players"] - len(state["left"]) <= 1:  # len(in_play): leave() lists a seat once
         finish(state, "rules")
         return None
     if state["draws"] and not process_draws(state):
@@ -140,18 +155,37 @@ def _step(state: dict) -> tuple[str, int | None] | None:
             state["event_queue"] = []  # D23: all sixteen are out of the deck at once
         return None
     if state["fight"] is None:
-        before = len(state["draws"])
-        queue_spell_draws(state)
-        if len(state["draws"]) > before:
-            return None
-        limit = over_limit(state)
-        if limit:
-            return "limit", limit[0]
-    if state["stage"] == "start_roll":
+        hands = state["hands"]
+        # With every seat in play, holding a spell and at most three cards (or within the
+        # limits), queue_spell_draws queues nothing and over_limit finds no seat: the hands
+        # are asked here once, as both would ask them, before either is called.
+        if state["left"] or not _hands_settled(hands):
+            draws = state["draws"]
+            before = len(draws)
+            queue_spell_draws(state)
+            if len(draws) > before:
+                return None
+            limit = over_limit(state)
+            if limit:
+                return "limit", limit[0]
+    if stage == "start_roll":  # no draw, event or limit changes the stage
         return "start_roll", None
-    if state["stage"] == "direction":
+    if stage == "direction":
         return "direction", state["seat"]
     return _play_step(state)
+
+
+def _hands_settled(hands: list[list[str]]) -> bool:
+    """Every hand holds a spell (T.3: no draw until one is due) and breaks no hand limit
+    (H.1-H.3), asked as ``queue_spell_draws`` and ``over_limit`` ask them with every seat in
+    play."""
+    for hand in hands:
+        if _no_spell(hand) or (len(hand) > MAX_COLOURS and breaks_limit(hand)):
+            return False
+    return True
+
+
+_no_spell = SPELLS.isdisjoint
 
 
 def _setup_step(state: dict) -> tuple[str, int | None] | None:
@@ -351,6 +385,8 @@ def finish(state: dict, by: str) -> None:
 def chance_spec(state: dict) -> dict:
     """The chance event due now (``phase`` is one of CHANCE_PHASES)."""
     phase = state["phase"]
+    if phase == "roll" or phase == "reroll":  # most chance events: the fight's dice
+        return dict(DIE, count=len(state["fight"]["rolling"]))
     if phase == "characters":
         free = [e for e in ELEMENTS if e not in state["characters"]]
         return {"kind": "choice", "n": len(free), "k": 1}
@@ -372,7 +408,9 @@ def chance_spec(state: dict) -> dict:
 def chance_fell(state: dict, outcome: list[int]) -> None:
     """Apply the outcome of the chance event due now."""
     phase = state["phase"]
-    if phase == "characters":
+    if phase == "roll" or phase == "reroll":
+        fights.set_dice(state, outcome)
+    elif phase == "characters":
         free = [e for e in ELEMENTS if e not in state["characters"]]
         seat = next(s for s in in_play(state) if state["characters"][s] is None)
         state["characters"][seat] = free[outcome[0]]
@@ -487,7 +525,11 @@ def decision_choices(state: dict, seat: int) -> list[dict]:
 def decide(state: dict, seat: int, action: dict) -> None:
     """Carry out a checked decision."""
     kind, phase = action["type"], state["phase"]
-    if phase == "character":
+    if phase == "commit":  # most decisions: a card laid in a fight
+        fights.commit(state, seat, action)
+    elif phase == "respond":
+        fights.respond(state, seat, action)
+    elif phase == "character":
         state["characters"][seat] = action["element"]
     elif phase == "direction":  # B.2: seats are numbered clockwise
         state["direction"] = 1 if action["direction"] == "clockwise" else -1
@@ -497,14 +539,10 @@ def decide(state: dict, seat: int, action: dict) -> None:
         limit_discard(state, seat, action)
     elif phase == "action":
         take_action(state, seat, action)
-    elif phase == "commit":
-        fights.commit(state, seat, action)
     elif phase == "support":
         if kind == "support":
             fights.support(state, seat, action)
         state["fight"]["support_queue"].pop(0)
-    elif phase == "respond":
-        fights.respond(state, seat, action)
     elif phase == "take":
         transfer_object(state, state["takes"][0]["from"], seat, action["object"])
         finish_take(state)
@@ -582,6 +620,54 @@ def _spelling(value) -> str:
     return json.dumps(value, sort_keys=True, default=repr)
 
 
+_PLAIN = frozenset((str, int))
+
+
+def plain(action: dict) -> bool:
+    """Every key a str and every value exactly a str, an int or a list of strs (an activate's
+    objects): then an action equal to a legal one (``==``) is spelled as it is in JSON, with
+    no true standing for 1 nor 2.0 for 2 (the legal actions are made of such values only)."""
+    for key, value in action.items():
+        if type(key) is not str:
+            return False
+        kind = type(value)
+        if kind is list:
+            if value and set(map(type, value)) != _STR_ONLY:
+                return False
+        elif kind not in _PLAIN:
+            return False
+    return True
+
+
+_STR_ONLY = {str}
+
+
+def surely_legal(state: dict, seat: int, action: dict) -> bool:
+    """True only for an action that ``decision_choices`` lists, spelled as it spells it: the
+    commonest actions of a validation (a card laid, done, a pass) asked directly, without the
+    listing (False: not sure, ask the listing). ``seat`` is the seat to act, ``action`` a dict
+    with a string type (``refusal`` has checked both)."""
+    phase, kind, size = state["phase"], action["type"], len(action)
+    if kind == "pass":
+        return size == 1 and phase in ("respond", "support", "action")
+    if phase != "commit":
+        return False
+    side = state["fight"]["sides"][seat]
+    if kind == "done":
+        return size == 1 and bool(side["spells"] or side["mode"] == "shield")
+    card = action.get("card")
+    if size != 2 or type(card) is not str:
+        return False
+    if kind == "spell":
+        return (card in state["hands"][seat] and IS_SPELL[card] and side["mode"] != "shield"
+                and len(side["spells"]) < fights.MAX_SPELLS_IN_FIGHT
+                and side["colour"] in (None, ELEMENT[card]))
+    if kind == "creature":  # a unit alone (one without rider has no "rider" key)
+        return card in state["retinues"][seat] and bool(
+            fights.unit_slot(state, state["fight"], seat, ELEMENT[card]))
+    return False
+
+
 def refusal(state: dict, seat, action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
     if state["phase"] in CHANCE_PHASES or state["phase"] == "over" or seat != state["actor"] \
@@ -589,7 +675,11 @@ def refusal(state: dict, seat, action) -> str | None:
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    if surely_legal(state, seat, action):
+        return None
     legal = decision_choices(state, seat)
+    if plain(action) and action in legal:  # the spelling's answer without writing JSON
+        return None
     if _spelling(action) in {_spelling(a) for a in legal}:
         return None
     kinds = sorted({a["type"] for a in legal})
@@ -739,11 +829,40 @@ class ImperialTwing(DictRuleset):
     def forfeit(self, state: dict, seat: int) -> None:
         forfeit(state, seat, self.spec.version)
 
+    def check_action(self, state: dict, seat: int, action) -> None:
+        """Ruleset.check_action without building ``next`` when ``seat`` is the one to act (a
+        validation checks every action): ``refusal`` alone then decides, as it would there."""
+        phase = state["phase"]
+        if type(seat) is int and seat == state["actor"] and phase not in CHANCE_PHASES \
+                and phase != "over":
+            reason = refusal(state, seat, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            return None
+        return super().check_action(state, seat, action)
+
+    def act_in_place(self, state: dict, seat: int, payload: dict) -> dict:
+        """Ruleset.act_in_place (optional): ``check_action`` and ``apply_in_place`` of the
+        action in one call (every action of a validation)."""
+        action, phase = payload["action"], state["phase"]
+        if type(seat) is int and seat == state["actor"] and phase not in CHANCE_PHASES \
+                and phase != "over":
+            reason = refusal(state, seat, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            decide(state, seat, action)
+            advance(state)
+            if self.spec.version >= 2:
+                fights.forget_played(state)
+            return state
+        self.check_action(state, seat, action)
+        return self.apply_in_place(state, Event("action", seat, payload))
+
     def after_event(self, state: dict) -> None:
         """Every event runs the game on to its next decision (``advance``). The rules read an
         action's fields and keep none of its lists or dicts, so the event is not copied."""
         advance(state)
-        if self.spec.version >= 2:  # version 1 never has a ``revealed`` to forget
+        if "revealed" in state and self.spec.version >= 2:  # version 1 never has one to forget
             fights.forget_played(state)
 
     def legal_actions(self, state: dict, seat: int) -> list:

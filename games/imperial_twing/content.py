@@ -107,6 +107,15 @@ PLAY_IDS = tuple(card.id for card in PLAY_CARDS)
 # What the rules ask of a card thousands of times a match, looked up once per card id.
 IS_SPELL = {card.id: card.kind == "spell" for card in PLAY_CARDS}
 ELEMENT = {card.id: card.element for card in PLAY_CARDS}
+POWER = {card.id: card.power for card in PLAY_CARDS}
+IS_CAT = {card.id: card.kind == "cat" for card in PLAY_CARDS}
+IS_TRAP = {card.id: card.kind == "trap" for card in PLAY_CARDS}
+IS_CREATURE = {card.id: card.kind in ("creature", "mount") for card in PLAY_CARDS}  # retinue
+# The same as sets, so that "does this hand hold a spell (a cat, a trap)?" is one C call
+# (``SPELLS.isdisjoint(hand)``): the fold asks it of every hand at almost every step.
+SPELLS = frozenset(card.id for card in PLAY_CARDS if card.kind == "spell")
+CATS_SET = frozenset(card.id for card in PLAY_CARDS if card.kind == "cat")
+TRAPS_SET = frozenset(card.id for card in PLAY_CARDS if card.kind == "trap")
 
 
 def is_spell(card_id: str) -> bool:

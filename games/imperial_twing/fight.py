@@ -14,8 +14,9 @@ steps (docs/rules/imperial-twing.md, F.1-F.15 and D15-D19):
 """
 from __future__ import annotations
 
-from .content import (BOOTS, BRA, CARD, CLOVER, CROSS, CUP, DOLL, ELEMENT, EVENT, HAT, MIROMON,
-                      PANTS, SOCKS, SPIRAL, SUN, TEDDY, die_face, inverted)
+from .content import (BOOTS, BRA, CARD, CATS_SET, CLOVER, CROSS, CUP, DOLL, ELEMENT, EVENT, HAT,
+                      IS_SPELL, MIROMON, POWER, PANTS, SOCKS, SPELLS, SPIRAL, SUN, TEDDY, TRAPS_SET,
+                      die_face, inverted)
 from .table import (cats_in_hand, gain_object, gain_ornicles, has_active, in_play, lose_ornicles,
                     move_ornicles, play_order, queue_draw, rules_version, spells_in_hand,
                     traps_in_hand)
@@ -110,14 +111,30 @@ def commit_actions(state: dict, seat: int) -> list[dict]:
 
 def can_lay(state: dict, seat: int) -> bool:
     """The seat has a card to lay: ``commit_actions`` offers more than ``done`` (D13), asked
-    without building the actions."""
+    without building the actions. A unit's slot depends on its card's element only, and a
+    mounted pair's card is a mount of the retinue that is also a unit alone, so a unit has a
+    slot exactly when some card of the retinue has one (``unit_slot``, written out)."""
     fight = state["fight"]
     side = fight["sides"][seat]
-    if side["mode"] in (None, "spells") and len(side["spells"]) < MAX_SPELLS_IN_FIGHT and any(
-            side["colour"] in (None, ELEMENT[c]) for c in spells_in_hand(state, seat)):
-        return True
-    return any(unit_slot(state, fight, seat, CARD[unit["card"]].element)
-               for unit in unit_choices(state, fight, seat))
+    mode, colour = side["mode"], side["colour"]
+    if mode != "shield" and len(side["spells"]) < MAX_SPELLS_IN_FIGHT:
+        hand = state["hands"][seat]
+        if colour is None:
+            if not SPELLS.isdisjoint(hand):
+                return True
+        elif any(IS_SPELL[c] and ELEMENT[c] == colour for c in hand):
+            return True
+    retinue = state["retinues"][seat]
+    if not retinue:
+        return False
+    if mode is None:  # F.3: an attack needs a spell first; a defender may open a shield
+        return seat != fight["attacker"]
+    units = side["units"]
+    if TEDDY in state["active"][seat] and not any(u["extra"] for u in units):
+        return True  # O.2: one creature of any colour
+    if mode == "shield" or sum(1 for u in units if not u["extra"]) < len(side["spells"]):
+        return colour in map(ELEMENT.__getitem__, retinue)
+    return False
 
 
 def commit(state: dict, seat: int, action: dict) -> None:
@@ -306,6 +323,40 @@ def cats_open(state: dict, seat: int, socks: list[int]) -> bool:
     return False
 
 
+def can_respond(state: dict, seat: int) -> bool:
+    """``bool(responses(state, seat))`` without building them: the window asks it of every
+    fighter after every roll and response."""
+    fight = state["fight"]
+    side = fight["sides"][seat]
+    die = side["die"]
+    attacker = fight["attacker"]
+    if (die is not None and not side["rerolled"]
+            and (CLOVER if seat == attacker else HAT) in state["active"][seat]):
+        return True
+    hand = state["hands"][seat]
+    cats, traps = not CATS_SET.isdisjoint(hand), not TRAPS_SET.isdisjoint(hand)
+    if not (cats or traps):
+        return False
+    opps = fight["defenders"] if seat == attacker else (attacker,)
+    if cats:
+        socks = socks_against(state, seat)
+        if cats_open(state, seat, socks):
+            if die is not None:
+                return True  # a cat on its own die
+            if MIROMON in hand and any(fight["sides"][t]["die"] is not None and t not in socks
+                                       for t in opps):
+                return True  # Miromon inverts an opponent's die
+    if traps:
+        for other in opps:
+            if BOOTS in state["active"][other]:
+                continue
+            for unit in fight["sides"][other]["units"]:
+                for c in (unit["card"], unit["rider"]):
+                    if c and not protected(state, other, c):
+                        return True
+    return False
+
+
 def window_seat(state: dict) -> int | None:
     """D15: the next fighter, in turn from the attacker, who has something to play; None when
     every fighter has passed (or had nothing to play) since the last response."""
@@ -313,7 +364,7 @@ def window_seat(state: dict) -> int | None:
     window, order = fight["window"], fighters(fight)
     while window["quiet"] < len(order):
         seat = order[window["at"] % len(order)]
-        if responses(state, seat):
+        if can_respond(state, seat):
             return seat
         window["quiet"] += 1
         window["at"] += 1
@@ -382,13 +433,13 @@ def effective_die(state: dict, seat: int, against: int):
     of one's own colour negative numbers count 0, a cross stays a cross. O.9, D18: against a
     Socks holder the die held before the attacker's first cat counts."""
     side = state["fight"]["sides"][seat]
-    face = side["held"] if "held" in side and has_active(state, against, SOCKS) else side["die"]
+    face = side["held"] if "held" in side and SOCKS in state["active"][against] else side["die"]
     if face is None or face == SPIRAL:
         return 0
     if face == CROSS:
-        return 0 if has_active(state, seat, PANTS) else CROSS
+        return 0 if PANTS in state["active"][seat] else CROSS
     if face == SUN:
-        return 0 if has_active(state, against, BRA) else SUN
+        return 0 if BRA in state["active"][against] else SUN
     if face < 0 and side["colour"] == state["characters"][seat]:
         return 0
     return face
@@ -400,10 +451,14 @@ def side_total(state: dict, seat: int, die, against: int) -> int:
     can have one there, or a side whose opponent gained the Cup during the fight, D30)."""
     fight = state["fight"]
     side = fight["sides"][seat]
-    riders = rules_version(state) < 3 or not has_active(state, against, CUP)
-    total = sum(CARD[c].power for c in side["spells"])
-    total += sum(unit_power(u, riders) for u in side["units"])
-    total += sum(CARD[s["card"]].power for s in fight["supporters"] if s["side"] == seat)
+    riders = rules_version(state) < 3 or CUP not in state["active"][against]
+    total = sum(map(POWER.__getitem__, side["spells"]))
+    for unit in side["units"]:  # unit_power, written out
+        total += POWER[unit["card"]]
+        if riders and unit["rider"]:
+            total += POWER[unit["rider"]]
+    if fight["supporters"]:
+        total += sum(POWER[s["card"]] for s in fight["supporters"] if s["side"] == seat)
     return total + side["bonus"] + (die if isinstance(die, int) else 0)
 
 
@@ -446,15 +501,20 @@ def resolve(state: dict) -> list[dict]:
             gain_ornicles(state, seat, 1)  # F.10; S.2: a shield wins no ornicle
     settle_supporters(state, outcomes[0] if outcomes else None)
     lost_any = any(o["winner"] == "defender" for o in outcomes)
+    discard = state["discard"]
     for seat in fighters(fight):
         side = fight["sides"][seat]
+        discard += side["spells"]
+        if not side["units"]:
+            continue
         lost = lost_any if seat == attacker else any(
             o["defender"] == seat and o["winner"] == "attacker" for o in outcomes)
-        state["discard"] += side["spells"]
         for card in (c for u in side["units"] for c in (u["card"], u["rider"]) if c):
-            keep = not lost or (seat == attacker and CARD[card].element == state["characters"][seat])
-            (state["retinues"][seat] if keep else state["discard"]).append(card)
-    state["last_fight"] = dict(summary(fight, outcomes), turn=state["turn"])
+            keep = not lost or (seat == attacker and ELEMENT[card] == state["characters"][seat])
+            (state["retinues"][seat] if keep else discard).append(card)
+    last = summary(fight, outcomes)  # a new dict: the turn is added to it, not to a copy
+    last["turn"] = state["turn"]
+    state["last_fight"] = last
     state["fight"] = None
     return outcomes
 
@@ -536,10 +596,12 @@ def summary(fight: dict, outcomes: list[dict]) -> dict:
     sides = {}
     for seat in fighters(fight):
         side = fight["sides"][seat]
-        sides[str(seat)] = {"mode": side["mode"], "colour": side["colour"],
-                            "spells": list(side["spells"]),
-                            "units": [dict(u) for u in side["units"]], "die": side["die"],
-                            "bonus": side["bonus"], **held_die(side)}
+        entry = sides[str(seat)] = {"mode": side["mode"], "colour": side["colour"],
+                                    "spells": list(side["spells"]),
+                                    "units": [dict(u) for u in side["units"]], "die": side["die"],
+                                    "bonus": side["bonus"]}
+        if "held" in side:  # held_die
+            entry["held"] = side["held"]
     return {"kind": fight["kind"], "number": fight["number"], "attacker": fight["attacker"],
             "defenders": list(fight["defenders"]), "sides": sides,
             "supporters": [dict(s) for s in fight["supporters"]],

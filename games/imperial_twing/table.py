@@ -6,7 +6,8 @@ copy (``clone``). Clauses are cited as in docs/rules/imperial-twing.md.
 """
 from __future__ import annotations
 
-from .content import CARD, ELEMENT, ELEMENTS, IS_SPELL, is_creature, is_spell
+from .content import (ELEMENT, ELEMENTS, IS_CAT, IS_CREATURE, IS_SPELL, IS_TRAP, SPELLS,
+                      is_creature, is_spell)
 
 MAX_COLOURS, MAX_SPELLS, MAX_ACTIVE = 3, 15, 3  # "Regel für maximale Zauberfarbe"; 3 active objects
 
@@ -24,9 +25,10 @@ def rules_version(state: dict) -> int:
 
 def in_play(state: dict) -> list[int]:
     """The seats still in the game, in seat order."""
-    if not state["left"]:
+    left = state["left"]
+    if not left:
         return list(range(state["players"]))
-    gone = {entry[0] for entry in state["left"]}
+    gone = {entry[0] for entry in left}
     return [s for s in range(state["players"]) if s not in gone]
 
 
@@ -34,6 +36,8 @@ def play_order(state: dict, start: int) -> list[int]:
     """The seats in play in the direction of play, beginning with ``start`` (B.2: the start
     player chooses the direction)."""
     n, step = state["players"], state["direction"]
+    if not state["left"]:
+        return [(start + step * i) % n for i in range(n)]
     seats = set(in_play(state))
     return [(start + step * i) % n for i in range(n) if (start + step * i) % n in seats]
 
@@ -41,6 +45,8 @@ def play_order(state: dict, start: int) -> list[int]:
 def next_seat(state: dict, seat: int) -> int | None:
     """The next seat in play after ``seat`` in the direction of play."""
     n, step = state["players"], state["direction"]
+    if not state["left"]:
+        return (seat + step) % n
     seats = set(in_play(state))
     for i in range(1, n + 1):
         other = (seat + step * i) % n
@@ -51,21 +57,26 @@ def next_seat(state: dict, seat: int) -> int | None:
 
 # -- cards ------------------------------------------------------------------------------------------
 
+_is_spell, _is_cat = IS_SPELL.__getitem__, IS_CAT.__getitem__
+_is_trap = IS_TRAP.__getitem__
+_element = ELEMENT.__getitem__
+
+
 def spells_in_hand(state: dict, seat: int) -> list[str]:
-    return [c for c in state["hands"][seat] if IS_SPELL[c]]
+    return list(filter(_is_spell, state["hands"][seat]))
 
 
 def cats_in_hand(state: dict, seat: int) -> list[str]:
-    return [c for c in state["hands"][seat] if CARD[c].kind == "cat"]
+    return list(filter(_is_cat, state["hands"][seat]))
 
 
 def traps_in_hand(state: dict, seat: int) -> list[str]:
-    return [c for c in state["hands"][seat] if CARD[c].kind == "trap"]
+    return list(filter(_is_trap, state["hands"][seat]))
 
 
 def colours_in_hand(state: dict, seat: int) -> list[str]:
     """The spell colours a seat holds, in the fixed element order."""
-    held = {ELEMENT[c] for c in state["hands"][seat] if IS_SPELL[c]}
+    held = set(map(_element, filter(_is_spell, state["hands"][seat])))
     return [e for e in ELEMENTS if e in held]
 
 
@@ -77,7 +88,7 @@ def queue_draw(state: dict, seat: int, count: int, mode: str = "plain") -> None:
 
 def spell_findable(state: dict) -> bool:
     """A spell lies in the deck or the discard pile, so drawing until a spell can end (D8)."""
-    return any(IS_SPELL[c] for c in state["deck"]) or any(IS_SPELL[c] for c in state["discard"])
+    return not (SPELLS.isdisjoint(state["deck"]) and SPELLS.isdisjoint(state["discard"]))
 
 
 def draw_one(state: dict, task: dict) -> None:
@@ -98,22 +109,36 @@ def draw_one(state: dict, task: dict) -> None:
 def process_draws(state: dict) -> bool:
     """Carry out the queued draws; False when the deck is empty and the discard pile must be
     shuffled first (D7). A draw that cannot be made (no cards anywhere, or no spell left to find)
-    is dropped (D8)."""
-    while state["draws"]:
-        task = state["draws"][0]
-        if task["count"] <= 0 or task["seat"] not in in_play(state):
-            state["draws"].pop(0)
+    is dropped (D8). ``draw_one`` written out: the lists are held in locals (none of them is
+    replaced while the queue runs)."""
+    draws, deck, hands = state["draws"], state["deck"], state["hands"]
+    left = state["left"]
+    gone = {entry[0] for entry in left} if left else ()
+    while draws:
+        task = draws[0]
+        seat = task["seat"]
+        if task["count"] <= 0 or seat in gone:
+            draws.pop(0)
             continue
-        if task["mode"] == "until_spell" and (spells_in_hand(state, task["seat"])
-                                              or not spell_findable(state)):
-            state["draws"].pop(0)
+        until_spell = task["mode"] == "until_spell"
+        if until_spell and (not SPELLS.isdisjoint(hands[seat]) or not spell_findable(state)):
+            draws.pop(0)
             continue
-        if not state["deck"]:
+        if not deck:
             if state["discard"]:
                 return False
-            state["draws"].pop(0)
+            draws.pop(0)
             continue
-        draw_one(state, task)
+        card = deck.pop(0)
+        if until_spell:
+            if IS_SPELL[card]:
+                hands[seat].append(card)
+                task["count"] = 0
+            else:
+                state["discard"].append(card)
+            continue
+        task["count"] -= 1
+        (state["retinues"] if IS_CREATURE[card] else hands)[seat].append(card)
     return True
 
 
@@ -122,12 +147,20 @@ def queue_spell_draws(state: dict) -> None:
     fight (D9), the seat whose turn it is first. Asked before every step outside a fight, it
     looks for a seat without a spell before it works out the order (mostly there is none)."""
     hands = state["hands"]
-    if all(any(IS_SPELL[c] for c in hands[seat]) for seat in in_play(state)):
+    if state["left"]:
+        if not any(SPELLS.isdisjoint(hands[seat]) for seat in in_play(state)):
+            return
+    elif not any(map(SPELLS.isdisjoint, hands)):  # every seat is in play: one C call
         return
     start = state["seat"] if state["seat"] is not None else 0
-    for seat in play_order(state, start) if start in in_play(state) else in_play(state):
-        if not spells_in_hand(state, seat) and spell_findable(state):
-            queue_draw(state, seat, 1, "until_spell")
+    seats = in_play(state)
+    findable = None  # asked once: queueing a draw changes no pile
+    for seat in play_order(state, start) if start in seats else seats:
+        if SPELLS.isdisjoint(hands[seat]):
+            if findable is None:
+                findable = spell_findable(state)
+            if findable:
+                queue_draw(state, seat, 1, "until_spell")
 
 
 def reshuffle(state: dict, outcome: list[int]) -> None:
@@ -142,17 +175,25 @@ def over_limit(state: dict) -> tuple[int, str] | None:
     than fifteen spells, and which limit it breaks. Asked before every step outside a fight,
     it asks each hand once (``breaks_limit``) before it works out the order of play."""
     hands = state["hands"]
-    if not any(breaks_limit(hands[seat]) for seat in in_play(state)):
-        return None
+    if state["left"]:
+        if not any(breaks_limit(hands[seat]) for seat in in_play(state)):
+            return None
+    else:
+        for hand in hands:  # a hand of three cards or fewer breaks no limit
+            if len(hand) > MAX_COLOURS and breaks_limit(hand):
+                break
+        else:
+            return None
     return first_over_limit(state)
 
 
 def breaks_limit(hand: list[str]) -> bool:
     """H.1-H.3 for one hand: more than three spell colours (four spells at least) or more than
     fifteen spells."""
-    spells = [c for c in hand if IS_SPELL[c]]
-    return len(spells) > MAX_SPELLS or (len(spells) > MAX_COLOURS
-                                        and len({ELEMENT[c] for c in spells}) > MAX_COLOURS)
+    spells = sum(map(_is_spell, hand))  # counted in C: True is 1
+    if spells <= MAX_COLOURS:
+        return False
+    return spells > MAX_SPELLS or len(set(map(_element, filter(_is_spell, hand)))) > MAX_COLOURS
 
 
 def first_over_limit(state: dict) -> tuple[int, str] | None:

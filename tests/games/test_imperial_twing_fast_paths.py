@@ -56,3 +56,183 @@ def test_the_hand_limits_and_spell_draws_asked_hand_by_hand_equal_the_walk(playe
             assert queued == []
         lacking += bool(seats)
     assert lacking > 0
+
+
+def _spelled(action) -> str:
+    import json
+    return json.dumps(action, sort_keys=True, default=repr)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 11), (3, 12), (4, 13), (3, 14)])
+def test_can_respond_says_what_the_responses_say(players, seed):
+    """D15: the window asks ``can_respond`` of each fighter instead of listing its responses."""
+    windows = answered = 0
+    for state in playout_states(players, seed):
+        if state["fight"] is None or state["fight"]["step"] not in ("window", "reroll"):
+            continue
+        windows += 1
+        for seat in fight.fighters(state["fight"]):
+            listed = bool(fight.responses(state, seat))
+            assert fight.can_respond(state, seat) == listed
+            answered += listed
+    assert windows > 5 and answered > 0
+
+
+def _candidates(state: dict, seat: int, legal: list[dict]) -> list:
+    """The legal actions and near misses of them: every play card laid as a spell or a
+    creature, done and pass, extra keys, a rider of null, and values of other JSON types that
+    Python calls equal (true for 1, 1.0 for 1)."""
+    from games.imperial_twing.content import PLAY_IDS
+    out = list(legal)
+    out += [{"type": kind, "card": card} for kind in ("spell", "creature") for card in PLAY_IDS]
+    out += [{"type": "done"}, {"type": "pass"}, {"type": "pass", "x": 1},
+            {"type": "done", "card": None}]
+    for action in legal:
+        out.append({**action, "extra": 0})
+        if action["type"] == "creature" and "rider" not in action:
+            out.append({**action, "rider": None})
+        for key, value in action.items():
+            if type(value) is int:
+                out += [{**action, key: value == 1}, {**action, key: float(value)}]
+    return out
+
+
+@pytest.mark.parametrize("players,seed", [(2, 21), (3, 22), (4, 23), (2, 24)])
+def test_the_quick_legality_check_accepts_only_what_the_listing_lists(players, seed):
+    """A validation's check (``refusal``): ``surely_legal`` accepts an action without the
+    listing only where the listing, spelled as JSON, holds it, and ``refusal`` says None
+    exactly for the actions the listing holds as the log spells them (``plain`` and ``==``
+    before any JSON is written)."""
+    import games.imperial_twing as it
+    accepted = decisions = 0
+    for state in playout_states(players, seed):
+        seat = state["actor"]
+        if state["phase"] in it.CHANCE_PHASES or state["phase"] == "over":
+            continue
+        decisions += 1
+        legal = it.decision_choices(state, seat)
+        spelled = {_spelled(a) for a in legal}
+        assert all(it.plain(a) for a in legal)
+        for action in _candidates(state, seat, legal):
+            if it.surely_legal(state, seat, action):
+                assert _spelled(action) in spelled, action
+                accepted += 1
+            listed = _spelled(action) in spelled
+            assert (it.refusal(state, seat, action) is None) == listed, action
+    assert decisions > 50 and accepted > 50
+
+
+@pytest.mark.parametrize("players,seed", [(3, 31), (4, 32)])
+def test_the_seat_order_and_hand_limit_shortcuts_equal_their_definitions(players, seed):
+    """``next_seat``, ``play_order`` and ``breaks_limit`` with every seat in play take
+    shortcuts; they answer as the walk over the seats in play and the spell count do."""
+    from games.imperial_twing.table import (MAX_COLOURS, MAX_SPELLS, breaks_limit, next_seat,
+                                            play_order)
+    for state in playout_states(players, seed):
+        seats, n, step = in_play(state), state["players"], state["direction"]
+        for seat in seats:
+            walk = [(seat + step * i) % n for i in range(n) if (seat + step * i) % n in seats]
+            assert play_order(state, seat) == walk
+            after = [(seat + step * i) % n for i in range(1, n + 1)]
+            assert next_seat(state, seat) == next(s for s in after if s in seats)
+        for hand in state["hands"]:
+            spells = [c for c in hand if CARD[c].kind == "spell"]
+            assert breaks_limit(hand) == (len(spells) > MAX_SPELLS or len(
+                {CARD[c].element for c in spells}) > MAX_COLOURS)
+
+
+def _advance_by_steps(state: dict) -> None:
+    """``advance`` as it was, every step through ``_step``: what its fight shortcut stands for."""
+    import games.imperial_twing as it
+    for _ in range(100_000):
+        step = it._step(state)
+        if step is not None:
+            state["phase"], state["actor"] = step
+            return
+    raise RuntimeError("no progress")
+
+
+def _outcome(apply, state: dict, event):
+    try:
+        return "state", apply(state, event)
+    except Exception as error:  # noqa: BLE001 - the kind and text of a refusal are compared
+        return type(error).__name__, str(error)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 41), (3, 42), (4, 43), (2, 44), (3, 45)])
+def test_advance_with_its_fight_shortcut_applies_as_step_by_step(players, seed):
+    """``advance`` asks ``_fight_step`` directly when nothing stands before the fight: every
+    event leaves the state as ``advance`` step by step through ``_step`` does, and is refused
+    with the same reason: the event the playout applies next, other outcomes of a roll (right,
+    out of range, too short, of floats, with a wrong or a repeated spec), up to four legal
+    actions and a pass, and now and then a forfeit of each seat."""
+    import random
+
+    import games.imperial_twing as it
+    from games.engine import registry
+    from games.engine.protocol import Chance, Ended, Event
+    ruleset, rng = registry.get("imperial-twing"), random.Random(seed)
+    rolls = 0
+
+    def by_steps(state, event):
+        fast = it.advance
+        it.advance = _advance_by_steps  # after_event's advance, as it was
+        try:
+            return ruleset.apply_in_place(state, event)
+        finally:
+            it.advance = fast
+
+    for state in playout_states(players, seed):
+        nxt = ruleset.next(state)
+        if isinstance(nxt, Ended):
+            continue
+        events = [Event("forfeit", seat, {}) for seat in range(players)] if rng.random() < 0.1 \
+            else []
+        if isinstance(nxt, Chance):
+            spec = nxt.spec
+            if spec["kind"] == "dice":
+                rolls += state["phase"] in ("roll", "reroll")
+                good = [rng.randint(1, spec["sides"]) for _ in range(spec["count"])]
+                events += [Event.chance(spec, good), Event("chance", None, {"outcome": good}),
+                           Event.chance(spec, good[:-1]), Event.chance(spec, [0] + good[1:]),
+                           Event.chance(spec, [spec["sides"] + 1] + good[1:]),
+                           Event.chance(spec, [float(v) for v in good]),
+                           Event.chance(dict(spec, count=spec["count"] + 1), good),
+                           Event.chance(dict(spec, sides=7), good), Event.chance(spec, None),
+                           Event("chance", None, {"outcome": good, "spec": None})]
+            else:
+                events.append(Event.chance(spec, rng.sample(range(spec["n"]), spec["n"]
+                                                            if spec["kind"] == "shuffle"
+                                                            else spec["k"])))
+        else:
+            seat = nxt.seats[0]
+            events += [Event.action(seat, a) for a in ruleset.legal_actions(state, seat)[:4]]
+            events.append(Event("action", seat, {"action": {"type": "pass"}}))
+        for event in events:
+            fast = _outcome(ruleset.apply_in_place, it.clone(state), event)
+            assert fast == _outcome(by_steps, it.clone(state), event), (event, state["phase"])
+    assert rolls > 10
+
+
+@pytest.mark.parametrize("players,seed", [(2, 51), (3, 52), (4, 53)])
+def test_settled_hands_queue_no_draw_and_break_no_limit(players, seed):
+    """``_step`` asks ``_hands_settled`` (every seat in play) before ``queue_spell_draws`` and
+    ``over_limit`` and calls neither when it says True: then the first queues no draw and the
+    second finds no seat (False only sends the step to them, as before)."""
+    import games.imperial_twing as it
+    from games.imperial_twing.table import over_limit, queue_spell_draws
+    settled = unsettled = 0
+    for state in playout_states(players, seed):
+        if state["left"]:
+            continue
+        before = len(state["draws"])
+        queue_spell_draws(state)
+        queued = len(state["draws"]) > before
+        del state["draws"][before:]
+        quiet = not queued and over_limit(state) is None
+        if it._hands_settled(state["hands"]):
+            assert quiet
+            settled += 1
+        else:
+            unsettled += not quiet
+    assert settled > 50 and unsettled > 5

@@ -127,6 +127,8 @@ def refusal(state: dict, seat, action) -> str | None:
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    if rules.surely_legal(state, seat, action):          # a move asked of itself, not listed
+        return None
     legal = rules.options_for(state, seat, action)
     if action in legal and any(_same_json(a, action) for a in legal if a == action):
         return None                                     # (as JSON: True is not 1)

@@ -143,7 +143,8 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
         return result
     b: Board = board(state)
     result = []
-    spare = pool(state, seat, draft["blocks"])
+    # the kinds left: for a recruit, and at setup for 1.22's check (_setup_check)
+    spare = pool(state, seat, draft["blocks"]) if setup or wanted in (None, "recruit") else {}
     uncovered = uncovered_cities(state, seat, draft) if setup else []
     cities = every_city = building_cities(state, seat, draft)
     if wanted == "recruit":
@@ -157,7 +158,12 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
     here_of: dict[str, list[str]] = {}                  # the draft's blocks by hex, ids sorted
     for bid in sorted(blocks):
         here_of.setdefault(blocks[bid]["hex"], []).append(bid)
-    kinds = [(kind, kind_of(kind)) for kind in sorted(spare)] if wanted in (None, "recruit") else []
+    if wanted == "recruit" and "kind" in only:          # a check: only the kind it names
+        kind = only["kind"]
+        kinds = [(kind, kind_of(kind))] if type(kind) is str and kind in spare else []
+    else:
+        kinds = [(kind, kind_of(kind)) for kind in sorted(spare)] if wanted in (None, "recruit") \
+            else []
     affordable = _setup_check(spare, uncovered, gold) if setup else None
     for hex_ in cities:
         here = here_of.get(hex_, [])
@@ -354,7 +360,7 @@ def all_done(state: dict) -> bool:
 
 def waiting(state: dict) -> list[int]:
     """The seats still building, in seat order."""
-    return sorted(int(s) for s, d in state["drafts"].items() if not d["done"])
+    return sorted([int(s) for s, d in state["drafts"].items() if not d["done"]])
 
 
 def reveal(state: dict) -> list[dict]:

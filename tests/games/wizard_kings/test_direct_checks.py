@@ -3,8 +3,8 @@ states of random playouts, legal and illegal candidates alike: ``rules.surely_le
 move asked of itself by ``movement.plain_move_listed``, done in the move phase) accepts only
 actions the listing holds, and accepts every plain move into a hex of the seat's own or
 nobody's; ``refusal`` answers with it exactly as from the listing alone (the same reasons);
-a build check's candidates for one disband, combine or spend (``build.options`` with ``only``)
-hold that action exactly when the whole listing does."""
+a build check's candidates for one recruit, add, disband, combine or spend (``build.options``
+with ``only``) hold that action exactly when the whole listing does."""
 from __future__ import annotations
 
 import pytest
@@ -73,9 +73,10 @@ def test_a_move_checked_directly_is_refused_exactly_as_by_the_listing(players, s
 
 
 @pytest.mark.parametrize("players,seed", [(2, 14), (4, 15)])
-def test_a_regrouping_checked_alone_is_found_as_in_the_whole_listing(players, seed):
-    """6.5, D30: the candidates of one disband, combine or spend (or done) hold it exactly when
-    the whole build listing does."""
+def test_a_build_checked_alone_is_found_as_in_the_whole_listing(players, seed):
+    """6.2-6.5, D30, 1.22: the candidates of one recruit (that kind in that city), add,
+    disband, combine or spend (or done) hold it exactly when the whole build listing does; those
+    like a recruit in a city of any kind (determinize's) are the whole listing's."""
     asked = held = 0
     for index, state in enumerate(playout_states("wizard-kings", players, seed)):
         if state["phase"] not in ("recruit", "build") or index % 2:
@@ -86,6 +87,13 @@ def test_a_regrouping_checked_alone_is_found_as_in_the_whole_listing(players, se
             candidates = [{"type": "disband", "block": bid} for bid in blocks]
             candidates += [{"type": "combine", "from": a, "to": c} for a in blocks for c in blocks]
             candidates += [{"type": "spend", "block": bid} for bid in blocks]
+            kinds = sorted({blk["kind"] for blk in state["blocks"].values()}
+                           | set(build.pool(state, seat))) + ["nope"]
+            cities = sorted(board(state).cities) + ["nope"]
+            candidates += [{"type": "recruit", "kind": k, "hex": h} for k in kinds for h in cities]
+            candidates += [{"type": "add", "block": bid} for bid in blocks]
+            candidates += [{"type": "recruit", "kind": ["x"], "hex": "x"},
+                           {"type": "recruit", "kind": "x", "hex": {"x": 1}}]
             candidates += [{"type": "done"}, {"type": "disband", "block": ["x"]},
                            {"type": "combine", "from": {"a": 1}, "to": "x"}]
             for action in candidates:
@@ -93,4 +101,9 @@ def test_a_regrouping_checked_alone_is_found_as_in_the_whole_listing(players, se
                 assert alone == [a for a in whole if a == action], action
                 asked += 1
                 held += bool(alone)
+            for like in [{"type": "recruit", "hex": h} for h in cities] + [
+                    {"type": "add", "block": bid} for bid in blocks]:   # determinize's asking
+                assert ([a for a in build.options(state, seat, like)
+                         if all(a.get(k) == v for k, v in like.items())]
+                        == [a for a in whole if all(a.get(k) == v for k, v in like.items())]), like
     assert held > 50 and asked - held > 50

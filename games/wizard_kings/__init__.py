@@ -127,6 +127,8 @@ def refusal(state: dict, seat, action) -> str | None:
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    if rules.surely_legal(state, seat, action):          # a move asked of itself, not listed
+        return None
     legal = rules.options_for(state, seat, action)
     if action in legal and any(_same_json(a, action) for a in legal if a == action):
         return None                                     # (as JSON: True is not 1)
@@ -605,17 +607,21 @@ def clone_state(state: dict) -> dict:
     return copy
 
 
+# A draft's lists of ids and keys and its gold by hex: plain values (build.decide), sliced
+_DRAFT_FLAT = frozenset(("gold", "gave", "got", "spent", "bought", "handed", "took"))
+
+
 def _copy_draft(draft: dict) -> dict:
     """A copy of a seat's draft (build.fresh_draft): its blocks as blocks are copied, its
-    lists and the gold by ``_copy``."""
-    copied = {}
+    lists of plain values and the gold by slicing, anything else by ``_copy``."""
+    copied = draft.copy()
     for key, value in draft.items():
         if key == "blocks":
             copied[key] = {bid: copy_block(block) for bid, block in value.items()}
+        elif key in _DRAFT_FLAT:
+            copied[key] = value.copy()
         elif type(value) is dict or type(value) is list:
             copied[key] = _copy(value)
-        else:
-            copied[key] = value
     return copied
 
 

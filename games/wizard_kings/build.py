@@ -131,12 +131,21 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
     (the blocks in each hex, the spare kinds, what the purse must still cover) is worked out
     once: a search lists the builds of every decision of its playouts."""
     draft = state["drafts"][str(seat)]
+    setup = draft["setup"]
+    wanted = only.get("type") if isinstance(only, dict) else None
+    if not setup and wanted in ("combine", "disband", "spend", "done"):
+        # what the whole walk below finds for these (no city, kind or purse asked)
+        result = _regroupings(draft, only.get("block" if wanted == "disband" else "from")) \
+            if wanted in ("combine", "disband") else []
+        if wanted == "spend":
+            result += _spends(draft)
+        result.append({"type": "done"})
+        return result
     b: Board = board(state)
     result = []
-    spare = pool(state, seat, draft["blocks"])
-    setup = draft["setup"]
+    # the kinds left: for a recruit, and at setup for 1.22's check (_setup_check)
+    spare = pool(state, seat, draft["blocks"]) if setup or wanted in (None, "recruit") else {}
     uncovered = uncovered_cities(state, seat, draft) if setup else []
-    wanted = only.get("type") if isinstance(only, dict) else None
     cities = every_city = building_cities(state, seat, draft)
     if wanted == "recruit":
         cities = [h for h in cities if h == only.get("hex")]
@@ -149,7 +158,12 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
     here_of: dict[str, list[str]] = {}                  # the draft's blocks by hex, ids sorted
     for bid in sorted(blocks):
         here_of.setdefault(blocks[bid]["hex"], []).append(bid)
-    kinds = [(kind, kind_of(kind)) for kind in sorted(spare)] if wanted in (None, "recruit") else []
+    if wanted == "recruit" and "kind" in only:          # a check: only the kind it names
+        kind = only["kind"]
+        kinds = [(kind, kind_of(kind))] if type(kind) is str and kind in spare else []
+    else:
+        kinds = [(kind, kind_of(kind)) for kind in sorted(spare)] if wanted in (None, "recruit") \
+            else []
     affordable = _setup_check(spare, uncovered, gold) if setup else None
     for hex_ in cities:
         here = here_of.get(hex_, [])
@@ -180,15 +194,20 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
     if not setup and wanted in (None, "combine", "disband"):
         result += _regroupings(draft)
     if not setup and wanted in (None, "spend"):
-        result += [{"type": "spend", "block": bid} for bid, blk in sorted(draft["blocks"].items())
-                   if kind_of(blk["kind"]).treasure and blk["hex"] in draft["gold"]
-                   and bid not in draft["bought"]]
+        result += _spends(draft)
     if state["options"].get("expansion") and wanted in (None, "arm", "charge", "hand", "drop",
                                                          "take"):
         result += _artefact_options(state, seat, draft, every_city, wanted, affordable)
     if not setup or not uncovered:
         result.append({"type": "done"})
     return result
+
+
+def _spends(draft: dict) -> list[dict]:
+    """D30: the treasures of the draft that may be spent (in a city with gold, not bought)."""
+    return [{"type": "spend", "block": bid} for bid, blk in sorted(draft["blocks"].items())
+            if kind_of(blk["kind"]).treasure and blk["hex"] in draft["gold"]
+            and bid not in draft["bought"]]
 
 
 def _artefact_options(state: dict, seat: int, draft: dict, cities: list[str], wanted,
@@ -241,12 +260,14 @@ def _artefact_options(state: dict, seat: int, draft: dict, cities: list[str], wa
     return result
 
 
-def _regroupings(draft: dict) -> list[dict]:
+def _regroupings(draft: dict, only=None) -> list[dict]:
     """6.5: combining (a step from one block to another of the same hex; a block that gave does
-    not receive, so steps cannot circle) and disbanding."""
+    not receive, so steps cannot circle) and disbanding. With ``only``: just those of that
+    block (the one combining or disbanded; a check of one action needs no more)."""
     result = []
     blocks = draft["blocks"]
-    for bid in sorted(blocks):
+    picked = [only] if type(only) is str and only in blocks else []
+    for bid in sorted(blocks) if only is None else picked:
         blk = blocks[bid]
         if bid not in draft["got"]:
             for other in sorted(blocks):
@@ -339,7 +360,7 @@ def all_done(state: dict) -> bool:
 
 def waiting(state: dict) -> list[int]:
     """The seats still building, in seat order."""
-    return sorted(int(s) for s, d in state["drafts"].items() if not d["done"])
+    return sorted([int(s) for s, d in state["drafts"].items() if not d["done"]])
 
 
 def reveal(state: dict) -> list[dict]:

@@ -300,15 +300,23 @@ def _keeps_routes(b: Board) -> None:
 
 
 def _search_routes(b: Board, kind, start: str, barred: set[str], hostile: Hostile) -> tuple:
-    """``_routes``, searched: breadth first over the board. A battle to come (``contested``:
-    blocks of two seats) is an enemy hex to every seat: a block entering it stops too."""
+    """``_routes``, searched: breadth first over the board (``_offers``), each hex offered
+    once, a hostile hex once by each hex it is entered from."""
     offered: dict[tuple, tuple] = {}
-
-    def offer(via: str, to: str, enemy: bool):
+    for via, to, enemy in _offers(b, kind, start, barred, hostile):
         memo = (via if enemy else None, to)
         if memo not in offered:
             offered[memo] = (via, to, enemy)
+    # in the order of the moves listed: by hex, then by the hex entered from (hostile hexes)
+    return tuple(sorted(offered.values(), key=lambda r: (r[1], r[0] if r[2] else "")))
 
+
+def _offers(b: Board, kind, start: str, barred: set[str], hostile: Hostile):
+    """The search over paths of ``_search_routes``, breadth first: yields (the hex entered
+    from, the hex, hostile?) for every step a path may take into a hex it may end in, as it
+    finds them (a hex may come more than once). A battle to come (``contested``: blocks of
+    two seats) is an enemy hex to every seat: a block entering it stops too. ``reaches`` stops
+    at the first offer of its hex."""
     if kind.flyer:
         frontier, seen = [start], {start}
         for _ in range(kind.move):
@@ -317,7 +325,7 @@ def _search_routes(b: Board, kind, start: str, barred: set[str], hostile: Hostil
                 for n in b.neighbours(h):
                     if n == start or (h == start and side(h, n) in barred):
                         continue
-                    offer(h, n, hostile(n))
+                    yield h, n, hostile(n)
                     if n not in seen:
                         seen.add(n)
                         nxt.append(n)
@@ -339,7 +347,7 @@ def _search_routes(b: Board, kind, start: str, barred: set[str], hostile: Hostil
                     if not on_road and (not free or used + 1 > kind.move):
                         continue
                     enemy = hostile(n)
-                    offer(h, n, enemy)
+                    yield h, n, enemy
                     if enemy:
                         continue                        # 4.2: stop and fight
                     if stops:
@@ -352,8 +360,6 @@ def _search_routes(b: Board, kind, start: str, barred: set[str], hostile: Hostil
                         seen.add(key)
                         nxt.append(key)
             frontier = nxt
-    # in the order of the moves listed: by hex, then by the hex entered from (hostile hexes)
-    return tuple(sorted(offered.values(), key=lambda r: (r[1], r[0] if r[2] else "")))
 
 
 class Hostile:
@@ -464,3 +470,32 @@ def destinations(state: dict, bid: str, hostile: Hostile | None = None) -> list[
                 move["side"] = side_
             moves.append(move)
     return moves + transport(state, bid)
+
+
+def plain_move_listed(state: dict, seat: int, bid, to) -> bool:
+    """Is {"type": "move", "block": bid, "to": to} surely among ``destinations(state, bid)``
+    of ``seat``'s block, asked of that one move rather than listed? True only where the listing
+    would offer it as a plain move: ``bid`` a block of ``seat`` on the board that may move (not
+    moved, no spell cast, not pinned, 4.7), ``to`` a hex of its own or nobody's (not hostile,
+    4.4) with no battle to come and room to stand in (4.5, land or water), and the search over
+    paths (``_offers``, the one the listing makes) reaching it. False says nothing: the
+    listing decides (hostile hexes, battles, a sea voyage, 4.8, are left to it). A validation
+    asks this of every move (listing the block's destinations was most of its time)."""
+    blocks = state["blocks"]
+    block = blocks.get(bid) if type(bid) is str else None
+    if (block is None or block["owner"] != seat or block["moved"] or block["cast"]
+            or block["hex"] is None or type(to) is not str or to == block["hex"]):
+        return False
+    kind = kind_of(block["kind"])
+    b = board(state)
+    if kind.move == 0 or to not in b.terrain or to in state["fights"]:
+        return False
+    if len(state["at"].get(to, ())) >= room_to_stand(b, "water" in kind.traits)[to]:
+        return False
+    is_pinned, barred = pinned(state, bid)
+    if is_pinned:
+        return False
+    hostile = Hostile(state, seat)
+    if hostile(to):
+        return False
+    return any(n == to for _, n, _ in _offers(b, kind, block["hex"], barred, hostile))

@@ -12,7 +12,7 @@ import threading
 from . import battle, build, scenarios
 from .board import TURNED, board_of, distance
 from .content import army_keys, kind_of, spell_of, armies
-from .movement import Hostile, destinations, ports_of, steps_out
+from .movement import Hostile, destinations, plain_move_listed, ports_of, steps_out
 from .state import (blocks_at, board, city_gold, controller, is_friendly, live_seats, place,
                     remove)
 
@@ -174,6 +174,24 @@ def options_for(state: dict, seat: int, action: dict | None = None) -> list[dict
             "move", "cast") else None
         return move_options(state, seat, block if type(block) is str else None)
     return battle.options(state, seat)
+
+
+_PLAIN_MOVE = frozenset(("type", "block", "to"))
+
+
+def surely_legal(state: dict, seat: int, action: dict) -> bool:
+    """Is ``action`` (a dict with a string type, of a seat that acts now) surely one of
+    ``options_for(state, seat)``, asked of it alone? True for done in the move phase (always
+    listed, 4.2) and for a plain move {"type", "block", "to"} that ``movement.plain_move_listed``
+    finds (no scenario: its limits, 7.1-7.3, are the listing's); False says nothing, the
+    listing decides (and explains a refusal). A validation asks this of every action: listing
+    a block's destinations to check one move was most of its time."""
+    if state["phase"] != "move":
+        return False
+    if action.keys() == _PLAIN_MOVE and action["type"] == "move":
+        return state.get("scenario") is None and plain_move_listed(state, seat, action["block"],
+                                                                    action["to"])
+    return len(action) == 1 and action["type"] == "done"
 
 
 def move_options(state: dict, seat: int, only: str | None = None) -> list[dict]:

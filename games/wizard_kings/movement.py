@@ -382,7 +382,7 @@ class Hostile:
     def near(self, start: str, reach: int) -> tuple[str, ...]:
         """The hostile hexes at most ``reach`` hexes from ``start``, sorted."""
         if self._all is None:
-            state, seat = self.state, self.seat
+            state = self.state
             found = {h for h, ids in state["at"].items() if ids} | set(state["city_owner"])
             self._all = sorted(h for h in found if self(h))
         disc = _within(start, reach)

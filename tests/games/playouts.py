@@ -6,9 +6,12 @@ from games.engine.protocol import Chance, Ended, Event
 from games.engine.search import sample_outcome
 
 
-def playout_states(game: str, players: int, seed: int):
-    """Every state of one random playout of ``game`` (random moves, random chance)."""
+def playout_states(game: str, players: int, seed: int, version: int | None = None):
+    """Every state of one random playout of ``game`` (random moves, random chance), of its
+    edition ``version`` if given (else the current one)."""
     ruleset, rng = registry.get(game), random.Random(seed)
+    if version is not None:
+        ruleset = ruleset.edition(version)
     state = ruleset.setup(players, ruleset.options({}))
     while True:
         yield state

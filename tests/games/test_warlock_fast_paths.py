@@ -86,25 +86,7 @@ def test_clone_state_is_a_deep_copy_key_for_key(players, seed):
 def _edition_states(players: int, seed: int, version: int):
     """Every state of a random playout of Warlock ``version`` (version 2 plays with the rules
     of version 3's other option values: one-card reflections only, no laid ward, ...)."""
-    import random
-
-    from games.engine import registry
-    from games.engine.protocol import Chance, Ended, Event
-    from games.engine.search import sample_outcome
-
-    ruleset, rng = registry.get("warlock").edition(version), random.Random(seed)
-    state = ruleset.setup(players, ruleset.options({}))
-    while True:
-        yield state
-        nxt = ruleset.next(state)
-        if isinstance(nxt, Ended):
-            return
-        if isinstance(nxt, Chance):
-            state = ruleset.apply(state, Event.chance(nxt.spec, sample_outcome(nxt.spec, rng)))
-            continue
-        seat = nxt.seats[0]
-        state = ruleset.apply(state, Event.action(seat, rng.choice(
-            ruleset.legal_actions(state, seat))))
+    return states("warlock", players, seed, version)
 
 
 def _candidates(state: dict, seat: int, legal: list) -> list:

@@ -99,12 +99,10 @@ def _spelling(action) -> str:
     return json.dumps(action, sort_keys=True)
 
 
-def refusal(state: dict, seat, action) -> str | None:
-    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON.
-    A well-formed action is checked as it is (``_is_legal``), without the listing of every
-    legal action and its spelling; only a refusal lists them, for its reason
-    (``refusal_by_listing`` is the check it stands for, tests/games/test_warlock_fast_paths.py
-    holds the two to the same answers)."""
+def _malformed(state: dict, seat, action) -> str | None:
+    """Why ``action`` is no action ``seat`` could take now whatever the cards (the seat does not
+    act, the action is not an object with a type, the task takes no action of its type, its keys
+    are not the type's), else None: what ``refusal`` and ``refusal_by_listing`` both ask first."""
     if type(seat) is not int or seat not in rules.acting_seats(state):
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
@@ -118,6 +116,19 @@ def refusal(state: dict, seat, action) -> str | None:
     keys = ACTION_KEYS[type_]
     if len(action) != len(keys) or not keys.issuperset(action):
         return f"a {type_} action has exactly the keys {sorted(keys)}"
+    return None
+
+
+def refusal(state: dict, seat, action) -> str | None:
+    """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON.
+    A well-formed action is checked as it is (``_is_legal``), without the listing of every
+    legal action and its spelling; only a refusal lists them, for its reason
+    (``refusal_by_listing`` is the check it stands for, tests/games/test_warlock_fast_paths.py
+    holds the two to the same answers)."""
+    malformed = _malformed(state, seat, action)
+    if malformed is not None:
+        return malformed
+    task = state["tasks"][0]
     if _is_legal(state, task, seat, action):
         return None
     return _why_not(state, seat, action, rules.options_for(state, task, seat))
@@ -214,17 +225,10 @@ def refusal_by_listing(state: dict, seat, action) -> str | None:
     """``refusal`` as it was: every legal action listed and spelled (canonical JSON), the
     action legal if its spelling is among theirs. Kept as the reference the fast check is
     tested against (tests/games/test_warlock_fast_paths.py); the service calls ``refusal``."""
-    if type(seat) is not int or seat not in rules.acting_seats(state):
-        return f"seat {_short(seat)} does not act now"
-    if not isinstance(action, dict) or type(action.get("type")) is not str:
-        return f"an action is a JSON object with a string 'type', got {_short(action)}"
+    malformed = _malformed(state, seat, action)
+    if malformed is not None:
+        return malformed
     task = state["tasks"][0]
-    allowed = TASK_ACTIONS[task["kind"]]
-    if action["type"] not in allowed:
-        return (f"{_short(action['type'])} is not possible now ({task['kind']}); "
-                f"possible: {list(allowed)}")
-    if set(action) != ACTION_KEYS[action["type"]]:
-        return f"a {action['type']} action has exactly the keys {sorted(ACTION_KEYS[action['type']])}"
     legal = rules.options_for(state, task, seat)
     spelled = _spelling(action)
     if spelled in {_spelling(a) for a in legal}:

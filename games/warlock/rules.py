@@ -147,17 +147,10 @@ def decide(state: dict, seat: int, action: dict) -> None:
 
 
 def decide_copy(state: dict, seat: int, action) -> None:
-    """``decide`` of a copy of the action (``core.copy_action``), in one call: what
-    ``Warlock.decide`` is (an event, a record or a search's stored move, must not change with
-    a state that may keep parts of it)."""
-    action = copy_action(action)
-    task = state["tasks"][0]
-    if task["kind"] in SIMULTANEOUS:
-        state["choices"][str(seat)] = action
-    else:
-        state["tasks"].pop(0)
-        ACT[task["kind"]](state, task, action)
-    run(state)
+    """``decide`` of a copy of the action (``core.copy_action``): what ``Warlock.decide`` is (an
+    event, a record or a search's stored move must not change with a state that may keep parts
+    of it)."""
+    decide(state, seat, copy_action(action))
 
 
 def forfeit(state: dict, seat: int) -> None:

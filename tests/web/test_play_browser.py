@@ -13,6 +13,7 @@ a tie; Warlock over one round; Wizard Kings to one turn. The person's clock is g
 minutes a move, an hour's bank): a busy machine never makes the person lose on time. No test
 evaluates script in the page (the site's Content-Security-Policy holds), and nothing is timed."""
 import json
+import logging
 import os
 import random
 import re
@@ -58,7 +59,14 @@ def match_runner(request, live_db, settings):
     and the driver's write can meet a read of the viewer's in progress on it: "database table is
     locked", which no deployment meets (PostgreSQL, or a SQLite file with a connection per
     thread). The driver then fails as a worker's would, and here a sweep of the test's own runs
-    it again as the periodic sweep would (tests/web/test_viewer_live.py does the same)."""
+    it again as the periodic sweep would (tests/web/test_viewer_live.py does the same).
+
+    The failure can also come before the driver records it (its claim, or its release after a
+    failure, meets the lock too): the match then keeps a lease held ahead for the person's whole
+    clock and no "failed:" token. So the sweep also drives again a running match that has had no
+    driver thread on two sweeps in a row (not one: between a match's start and its thread's, a
+    match has none), with its lease cleared. A second driver of a match that has one finds the
+    lease taken ("busy"), or the append refuses its fork; neither changes the log."""
     if os.environ.get("CELERY_BROKER_URL"):
         yield request.getfixturevalue("celery_worker_process")
         return
@@ -68,12 +76,28 @@ def match_runner(request, live_db, settings):
     settings.MATCH_DRIVE_ATTEMPTS = 1000  # each "locked" failure counts as a driver's failure
     stop = threading.Event()
 
+    def running():
+        return sqlite_patient(lambda: list(Match.objects.filter(status=Match.Status.RUNNING)
+                                           .values_list("pk", "driver_token")))
+
     def sweep():
+        driverless = set()
         while not stop.wait(1.0):
-            failed = sqlite_patient(lambda: list(Match.objects.filter(
-                status=Match.Status.RUNNING, driver_token__startswith="failed:").values_list("pk", flat=True)))
-            for pk in failed:
-                _drive_in_a_thread(str(pk))
+            try:
+                threads = {thread.name for thread in threading.enumerate() if thread.is_alive()}
+                matches = running()
+                for pk, token in matches:
+                    if token.startswith("failed:"):
+                        _drive_in_a_thread(str(pk))
+                now_driverless = {pk for pk, token in matches
+                                  if f"match-{pk}" not in threads and not token.startswith("failed:")}
+                for pk in now_driverless & driverless:
+                    sqlite_patient(lambda: Match.objects.filter(pk=pk, status=Match.Status.RUNNING)
+                                   .update(driver_lease_until=None))
+                    _drive_in_a_thread(str(pk))
+                driverless = now_driverless - driverless
+            except Exception:  # the sweep itself must not die of a lock: log it and sweep again
+                logging.getLogger(__name__).exception("the test's sweep failed; it sweeps again")
         connection.close()
 
     sweeper = threading.Thread(target=sweep, name="test-sweep", daemon=True)

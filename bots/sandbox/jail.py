@@ -77,7 +77,23 @@ def _world_readable(package: Path) -> bool:
     return True
 
 
+def numeric_for_bots() -> Path:
+    """python-numeric's environment as the bot's uid can read it, the way library_for_bots
+    gives the `games` package: the directory itself where every uid reaches it (a deployment:
+    the Docker image's /opt/arena/python-numeric), else a copy staged once per process (a
+    checkout under a private directory, whose var/runtimes bwrap could not reach in ``userns``
+    mode). A missing directory is returned as it is, for runtime_check to name."""
+    source = Path(runtimes.PYTHON_NUMERIC_DIR)
+    if not source.is_dir():
+        return source
+    if source not in _STAGED:
+        _STAGED[source] = source if _world_readable(source) else _stage_library(source)
+    return _STAGED[source]
+
+
 def _stage_library(source: Path) -> Path:
+    """A copy of the directory ``source`` (the `games` package, or python-numeric's
+    environment) under a fresh directory every uid can search, with the same name."""
     import atexit
     import tempfile
 
@@ -88,13 +104,14 @@ def _stage_library(source: Path) -> Path:
     if where is None:
         raise SandboxUnavailable(f"{source} is out of reach of the bot's uid, and so is every "
                                  f"temporary directory to copy it to: make it world-readable")
-    staged = Path(tempfile.mkdtemp(prefix="arena-games-", dir=where))
-    target = staged / "games"
+    staged = Path(tempfile.mkdtemp(prefix=f"arena-{source.name}-", dir=where))
+    target = staged / source.name
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for folder, _, files in os.walk(target):
         os.chmod(folder, 0o755)
         for name in files:
-            os.chmod(os.path.join(folder, name), 0o644)
+            path = os.path.join(folder, name)
+            os.chmod(path, 0o755 if os.stat(path).st_mode & stat.S_IXUSR else 0o644)
     os.chmod(staged, 0o755)
     atexit.register(shutil.rmtree, staged, ignore_errors=True)
     return target
@@ -129,7 +146,7 @@ class PythonInstall:
 # bot's PYTHONPATH is the same on every host.
 MOUNTS = {
     "library": (lambda: str(library_for_bots()), f"{LIBRARY}/games"),
-    "python-numeric": (lambda: runtimes.PYTHON_NUMERIC_DIR, "/opt/arena/python-numeric"),
+    "python-numeric": (lambda: str(numeric_for_bots()), "/opt/arena/python-numeric"),
 }
 _ENV_PATHS = {"library": (lambda: str(library_source().parent), LIBRARY),
               "python-numeric": (lambda: runtimes.PYTHON_NUMERIC_DIR, "/opt/arena/python-numeric")}

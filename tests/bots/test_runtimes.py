@@ -12,11 +12,13 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import os
 import re
 import shutil
 import stat
 import struct
 import subprocess
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -333,10 +335,38 @@ def test_a_host_without_a_runtime_refuses_its_bots_with_what_to_install(monkeypa
     private.mkdir(parents=True)
     (tmp_path / "private").chmod(0o700)
     monkeypatch.setattr(runtimes, "PYTHON_NUMERIC_DIR", str(private))
-    runtime_check(RUNTIMES["python-numeric"], "setpriv")  # bwrap runs as root: it reaches it
-    with pytest.raises(SandboxUnavailable, match="out of reach of the bot's uid"):
+    monkeypatch.setattr(jail, "_STAGED", {})
+    # Out of every other uid's reach, with no temporary directory to copy it to: named.
+    monkeypatch.setattr(jail, "_searchable", lambda folder: False)
+    with pytest.raises(SandboxUnavailable, match="out of reach of the bot's uid, and so is every temporary"):
         runtime_check(RUNTIMES["python-numeric"], "userns")
     missing_node = dataclasses.replace(RUNTIMES["node"], command=(str(tmp_path / "node"), "{entry}"))
     with pytest.raises(SandboxUnavailable, match=r"node is not installed \(apt-get install nodejs\)"):
         runtime_check(missing_node)
     assert jail.MOUNTS["python-numeric"][1] == "/opt/arena/python-numeric"
+
+
+def test_a_private_numeric_environment_is_bound_from_a_copy_every_uid_reaches(monkeypatch, tmp_path):
+    """A checkout under a private directory (``mktemp -d``: mode 0700) holds python-numeric's
+    environment in its var/runtimes, which bwrap could not reach in ``userns`` mode (it runs as
+    the bot's uid there): its bots were refused. As for the `games` package, the jail binds a
+    copy staged once per process where every uid reaches it, files and executables alike."""
+    from bots.sandbox import jail, runtime_check, runtimes
+
+    private = tmp_path / "private" / "python-numeric"
+    (private / "numpy").mkdir(parents=True)
+    (private / "numpy" / "__init__.py").write_text("__version__ = 'private'\n")
+    (private / "numpy" / "__init__.py").chmod(0o600)
+    (private / "bin").mkdir()
+    (private / "bin" / "f2py").write_text("#!/bin/sh\n")
+    (private / "bin" / "f2py").chmod(0o700)
+    (tmp_path / "private").chmod(0o700)
+    monkeypatch.setattr(runtimes, "PYTHON_NUMERIC_DIR", str(private))
+    monkeypatch.setattr(jail, "_STAGED", {})
+    runtime_check(RUNTIMES["python-numeric"], "userns")
+    staged = Path(jail.MOUNTS["python-numeric"][0]())
+    assert staged != private and staged.name == "python-numeric"
+    assert jail._world_readable(staged) and not jail._world_readable(private)
+    assert (staged / "numpy" / "__init__.py").read_text() == "__version__ = 'private'\n"
+    assert os.access(staged / "bin" / "f2py", os.X_OK) and (staged / "bin" / "f2py").stat().st_mode & 0o001
+    assert Path(jail.MOUNTS["python-numeric"][0]()) == staged  # staged once

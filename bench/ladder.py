@@ -41,8 +41,19 @@ the same number of matches (every pairing, or every pod of four, in a random ord
 seats rotating), ranked by its standings (mean score a match, 1 for a win, 0 for a loss, ties
 shared; in a pod of four 1, 2/3, 1/3, 0 by place) and, as a check, by the same openskill fold.
 Reported: the matches each needed until Kendall's tau first reached TAU (0.85) and until it
-stayed there to the end of the run, median over REPEATS runs, and the round robin's tau at the
-ladder's count. Two players, then pods of four.
+stayed there to the end of the run, median over the runs with its 95 % interval, and the round
+robin's tau at the ladder's count. Two players, then pods of four.
+
+**Enough runs to tell the two apart: a bank of real matches.** One run's count scatters widely
+(pods: from 60 to past 480 matches), so a median of 31 runs has a 95 % interval some 100
+matches wide, wider than the difference it is to show. Playing hundreds of runs live would take
+hours, so most runs draw their matches from a bank: for every seating of the classes (16
+seatings of two, 81 pods of four) ``BANK`` real matches played once, each run's match of that
+seating being one of them drawn at random. That is exact in what matters: a match's outcome
+depends on nothing but the classes in its seats (copies of a class are the same bot, bots keep
+no memory between matches, every match has a fresh seed), so a drawn match is a sample of the
+outcome the live match would have had; only the bank's finite size stands between the two, and
+the live runs, fewer, are measured beside the banked ones as the check.
 
 **Fairness and throughput.** An hour on a simulated clock: the beat tops the ladder up every
 LADDER_SECONDS (10 s) to CAP_HOUR matches in flight; a match lasts MOVE_SECONDS (0.1 s) a
@@ -57,6 +68,7 @@ whole bench runs in some minutes on two cores (``--quick``: a few seconds, for a
 """
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import sys
@@ -82,9 +94,10 @@ LINEUPS = {2: (STRENGTHS, COPIES), 4: ((0.0, 2 / 3, 1.0), 4)}
 TAU = 0.85
 CAP = 2  # matches in flight (settings.LADDER_MATCHES_IN_FLIGHT's default)
 HISTORY_MATCHES = 200  # ladder.services.HISTORY_MATCHES
-SIZES = {  # per seat count: (matches a run, runs, check every); reference games per class pair
-    "full": {2: (480, 31, 12), 4: (480, 31, 12), "reference": 200, "hour": 3600},
-    "quick": {2: (24, 1, 12), 4: (12, 1, 12), "reference": 2, "hour": 120},
+SIZES = {  # per seat count: (matches a run, live runs, check every, banked runs, bank per
+    # seating); reference games per class pair
+    "full": {2: (480, 15, 12, 400, 300), 4: (480, 15, 12, 400, 150), "reference": 200, "hour": 3600},
+    "quick": {2: (24, 1, 12, 2, 1), 4: (12, 1, 12, 2, 1), "reference": 2, "hour": 120},
 }
 LADDER_SECONDS = 10.0  # settings.LADDER_SECONDS's default: the beat
 MOVE_SECONDS = 0.1  # simulated time a recorded event takes (fast bots)
@@ -161,8 +174,10 @@ def score(placings: list[int]) -> list[float]:
 
 
 def ladder_run(ruleset, strengths, *, seats: int, matches: int, check_every: int, rng: random.Random,
-               cap: int = CAP) -> list[tuple[int, float]]:
-    """The ladder's matchmaker playing ``matches`` matches: (matches played, tau) at each check."""
+               cap: int = CAP, play_one=None) -> list[tuple[int, float]]:
+    """The ladder's matchmaker playing ``matches`` matches: (matches played, tau) at each check.
+    ``play_one`` plays a match (``play``'s signature; default ``play``: live)."""
+    play_one = play_one or play
     model, keys = rating_model(), range(len(strengths))
     ratings = {key: fresh_rating(model) for key in keys}
     games = {key: 0 for key in keys}
@@ -178,7 +193,7 @@ def ladder_run(ruleset, strengths, *, seats: int, matches: int, check_every: int
             made.append(pairing)
             in_flight.append(pairing)
         pairing = in_flight.pop(0)
-        placings, _ = play(ruleset, [strengths[key] for key in pairing], rng)
+        placings, _ = play_one(ruleset, [strengths[key] for key in pairing], rng)
         for key, rating in zip(pairing, rate_match(model, [ratings[key] for key in pairing], placings)):
             ratings[key], games[key] = rating, games[key] + 1
         played += 1
@@ -188,12 +203,14 @@ def ladder_run(ruleset, strengths, *, seats: int, matches: int, check_every: int
 
 
 def round_robin_run(ruleset, strengths, *, seats: int, matches: int, check_every: int,
-                    rng: random.Random) -> list[tuple[int, float, float]]:
+                    rng: random.Random, play_one=None) -> list[tuple[int, float, float]]:
     """A round robin of the same bots for ``matches`` matches: every pairing (or pod) once a
     cycle in a random order, seats rotating from match to match (pods are listed weakest
     first: without the rotation the weaker bot would always sit first); (matches, tau of the
-    standings, tau of the openskill fold) at each check."""
+    standings, tau of the openskill fold) at each check. ``play_one`` as ladder_run's."""
     from itertools import combinations
+
+    play_one = play_one or play
 
     model, keys = rating_model(), range(len(strengths))
     ratings = {key: fresh_rating(model) for key in keys}
@@ -207,7 +224,7 @@ def round_robin_run(ruleset, strengths, *, seats: int, matches: int, check_every
         for pod in order:
             turn = played % seats  # seats rotate match by match: no class keeps the same seat
             seated = pod[turn:] + pod[:turn]
-            placings, _ = play(ruleset, [strengths[key] for key in seated], rng)
+            placings, _ = play_one(ruleset, [strengths[key] for key in seated], rng)
             for key, value in zip(seated, score(placings)):
                 points[key] += value
                 played_by[key] += 1
@@ -256,14 +273,17 @@ def reference(ruleset, games: int, rng: random.Random, seats: int = 2) -> list[d
     return rows
 
 
-def _one_run(ruleset_name: str, seats: int, matches: int, check_every: int, run: int) -> dict:
-    """One run of the ladder and of the round robin (a process of its own; seeded by ``run``)."""
+def _one_run(ruleset_name: str, seats: int, matches: int, check_every: int, run: int, banked: bool = False) -> dict:
+    """One run of the ladder and of the round robin (a process of its own; seeded by ``run``),
+    live or drawing its matches from the process's bank (``_BANK``, see ``convergence``)."""
     ruleset, strengths = registry.get(ruleset_name), lineup(seats)
-    print(f"ladder bench: {seats} players, run {run + 1} ...", file=sys.stderr, flush=True)
+    play_one = _draw if banked else play
+    if not banked:
+        print(f"ladder bench: {seats} players, live run {run + 1} ...", file=sys.stderr, flush=True)
     ladder = ladder_run(ruleset, strengths, seats=seats, matches=matches, check_every=check_every,
-                        rng=random.Random(f"ladder-{seats}-{run}"))
+                        rng=random.Random(f"ladder-{seats}-{run}"), play_one=play_one)
     robin = round_robin_run(ruleset, strengths, seats=seats, matches=matches, check_every=check_every,
-                            rng=random.Random(f"round-robin-{seats}-{run}"))
+                            rng=random.Random(f"round-robin-{seats}-{run}"), play_one=play_one)
     first, _ = reached(ladder)
     at = dict((n, tau) for n, tau, _ in robin)
     return {"ladder": reached(ladder), "robin": reached(robin), "robin_openskill": reached(robin, 2),
@@ -271,18 +291,58 @@ def _one_run(ruleset_name: str, seats: int, matches: int, check_every: int, run:
             "ladder_tau_end": ladder[-1][1], "robin_tau_end": robin[-1][1], "robin_openskill_tau_end": robin[-1][2]}
 
 
-def convergence(ruleset, seats: int, matches: int, runs: int, check_every: int, processes: int = 1) -> dict:
-    """``runs`` runs of the ladder and of the round robin at ``seats`` seats, on ``processes``
-    processes (each run is seeded by its number: the same figures however many)."""
-    jobs = [(ruleset.spec.name, seats, matches, check_every, run) for run in range(runs)]
+def _bank_seating(ruleset_name: str, seating: tuple[float, ...], per_seating: int) -> list[list[int]]:
+    """``per_seating`` live matches of the classes ``seating`` (by seat): their placings."""
+    ruleset, rng = registry.get(ruleset_name), random.Random(f"bank-{seating}")
+    return [play(ruleset, list(seating), rng)[0] for _ in range(per_seating)]
+
+
+def bank(ruleset, seats: int, per_seating: int, processes: int = 1) -> dict[tuple[float, ...], list[list[int]]]:
+    """For every seating of the classes of ``lineup(seats)`` (each class in any seat: 16 of two
+    players, 81 pods of four), the placings of ``per_seating`` live matches."""
+    from itertools import product
+
+    print(f"ladder bench: banking {seats}-player matches ...", file=sys.stderr, flush=True)
+    seatings = list(product(LINEUPS[seats][0], repeat=seats))
+    jobs = [(ruleset.spec.name, seating, per_seating) for seating in seatings]
     if processes > 1:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(processes) as pool:
-            rows = list(pool.map(_one_run, *zip(*jobs)))
+            return dict(zip(seatings, pool.map(_bank_seating, *zip(*jobs))))
+    return dict(zip(seatings, (_bank_seating(*job) for job in jobs)))
+
+
+_BANK: dict = {}
+
+
+def _use_bank(matches_bank: dict) -> None:
+    _BANK.clear()
+    _BANK.update(matches_bank)
+
+
+def _draw(ruleset, strengths: list[float], rng: random.Random) -> tuple[list[int], int]:
+    """``play`` from the bank: one of the banked matches of this seating, drawn by ``rng``."""
+    placings = _BANK[tuple(strengths)]
+    return list(placings[rng.randrange(len(placings))]), 0
+
+
+def convergence(ruleset, seats: int, matches: int, runs: int, check_every: int, processes: int = 1,
+                banked: dict | None = None) -> dict:
+    """``runs`` runs of the ladder and of the round robin at ``seats`` seats, on ``processes``
+    processes (each run is seeded by its number: the same figures however many), live, or
+    drawing their matches from ``banked`` (``bank``'s)."""
+    jobs = [(ruleset.spec.name, seats, matches, check_every, run, banked is not None) for run in range(runs)]
+    if processes > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(processes, initializer=_use_bank, initargs=(banked or {},)) as pool:
+            rows = list(pool.map(_one_run, *zip(*jobs), chunksize=max(1, runs // (4 * processes))))
     else:
+        _use_bank(banked or {})
         rows = [_one_run(*job) for job in jobs]
-    return {"seats": seats, "matches": matches, "runs": runs, "check_every": check_every, "rows": rows}
+    return {"seats": seats, "matches": matches, "runs": runs, "check_every": check_every, "rows": rows,
+            "banked": None if banked is None else len(next(iter(banked.values())))}
 
 
 def hour(ruleset, seconds: float, rng: random.Random) -> dict:
@@ -342,25 +402,42 @@ def run(quick: bool = False) -> dict:
     started = time.perf_counter()
     result = {"quick": quick, "reference": reference(ruleset, sizes["reference"], random.Random("reference")),
               "reference_4": reference(ruleset, sizes["reference"], random.Random("reference-4"), seats=4)}
+    processes = 1 if quick else PROCESSES
     for seats in (2, 4):
-        matches, runs, check_every = sizes[seats]
+        matches, runs, check_every, banked_runs, per_seating = sizes[seats]
         result[f"convergence_{seats}"] = convergence(ruleset, seats, matches, runs, check_every,
-                                                     processes=1 if quick else PROCESSES)
+                                                     processes=processes)
+        result[f"banked_{seats}"] = convergence(ruleset, seats, matches, banked_runs, check_every,
+                                                processes=processes,
+                                                banked=bank(ruleset, seats, per_seating, processes))
     result["hour"] = hour(ruleset, sizes["hour"], random.Random("hour"))
     result["seconds"] = time.perf_counter() - started
     return result
 
 
-def _median(values: list) -> str:
-    """The median of the counts reached, a run that never reached counting as more than any
-    count (leaving it out would flatter the ranking that missed more often), with how many runs
-    never reached it."""
-    ordered = sorted(values, key=lambda v: (v is None, v or 0))
-    middle = len(ordered) // 2
-    pair = ordered[middle:middle + 1] if len(ordered) % 2 else ordered[middle - 1:middle + 1]
-    text = "never" if not pair or None in pair else f"{statistics.mean(pair):.0f}"
-    missing = sum(v is None for v in values)
-    return text + (f" ({missing} of {len(values)} runs never)" if missing else "")
+def _ordered(values: list) -> list[float]:
+    """The counts in order, a run that never reached as infinitely late."""
+    return sorted(math.inf if value is None else value for value in values)
+
+
+def median_count(values: list) -> float:
+    """The median of the counts reached, a run that never reached counting as later than any
+    (leaving it out would flatter the ranking that missed more often)."""
+    return statistics.median(_ordered(values)) if values else math.inf
+
+
+def interval(values: list) -> tuple[float, float]:
+    """A 95 % interval of the median count: the order statistics n/2 -+ 1.96 sqrt(n)/2 (the
+    binomial interval of a median, which assumes nothing of the counts' distribution)."""
+    ordered = _ordered(values)
+    n = len(ordered)
+    half = 1.96 * math.sqrt(n) / 2
+    low, high = max(math.floor(n / 2 - half), 1), min(math.ceil(n / 2 + half) + 1, n)
+    return ordered[low - 1], ordered[high - 1]
+
+
+def _count(value: float) -> str:
+    return "never" if value == math.inf else f"{value:.0f}"
 
 
 def report(result: dict) -> list[str]:
@@ -388,25 +465,40 @@ def report(result: dict) -> list[str]:
         lines.append(f"| {row['seats']} | {row['weak']:.2f} | {row['strong']:.2f} | {row['games']} | "
                      f"{row['score']:.3f} ± {row['interval']:.3f} |")
     for seats in (2, 4):
-        conv = result[f"convergence_{seats}"]
-        rows = conv["rows"]
-        lines += ["", f"Convergence, {seats} players{' (pods of four)' if seats == 4 else ''}: {conv['runs']} "
-                  f"run(s) of {conv['matches']} matches each, tau checked every {conv['check_every']} matches; "
-                  f"matches until tau >= {TAU} (median over the runs):", "",
-                  "| ranking | first reached | held from then to the end | tau at the end (median) |",
-                  "| --- | ---: | ---: | ---: |",
-                  f"| ladder (matchmaker, mu - 3 sigma) | {_median([r['ladder'][0] for r in rows])} | "
-                  f"{_median([r['ladder'][1] for r in rows])} | "
-                  f"{statistics.median(r['ladder_tau_end'] for r in rows):.3f} |",
-                  f"| round robin (standings) | {_median([r['robin'][0] for r in rows])} | "
-                  f"{_median([r['robin'][1] for r in rows])} | "
-                  f"{statistics.median(r['robin_tau_end'] for r in rows):.3f} |",
-                  f"| round robin (openskill) | {_median([r['robin_openskill'][0] for r in rows])} | "
-                  f"{_median([r['robin_openskill'][1] for r in rows])} | "
-                  f"{statistics.median(r['robin_openskill_tau_end'] for r in rows):.3f} |"]
+        conv, banked = result[f"convergence_{seats}"], result[f"banked_{seats}"]
+        rows, drawn = conv["rows"], banked["rows"]
+
+        def cell(runs, key, column=0):
+            values = [r[key][column] for r in runs]
+            low, high = interval(values)
+            never = sum(value is None for value in values)
+            return (f"{_count(median_count(values))} ({_count(low)}-{_count(high)}"
+                    + (f"; {never} of {len(values)} never)" if never else ")"))
+        lines += ["", f"Convergence, {seats} players{' (pods of four)' if seats == 4 else ''}: runs of "
+                  f"{conv['matches']} matches each, tau checked every {conv['check_every']} matches; matches "
+                  f"until tau >= {TAU}, median over the runs (95 % interval). {banked['runs']} runs drew their "
+                  f"matches from a bank of {banked['banked']} live matches of each seating of the classes; "
+                  f"{conv['runs']} runs played every match live, as the check:", "",
+                  f"| ranking | first reached ({banked['runs']} banked runs) | held from then to the end (banked) "
+                  f"| tau at the end (banked, median) | first reached ({conv['runs']} live runs) |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for label, key, end_key, column in (("ladder (matchmaker, mu - 3 sigma)", "ladder", "ladder_tau_end", 0),
+                                            ("round robin (standings)", "robin", "robin_tau_end", 0),
+                                            ("round robin (openskill)", "robin_openskill", "robin_openskill_tau_end", 0)):
+            lines.append(f"| {label} | {cell(drawn, key)} | {cell(drawn, key, 1)} | "
+                         f"{statistics.median(r[end_key] for r in drawn):.3f} | {cell(rows, key)} |")
+        ladder_median = median_count([r["ladder"][0] for r in drawn])
+        robin_median = median_count([r["robin"][0] for r in drawn])
+        ladder_high = interval([r["ladder"][0] for r in drawn])[1]
+        robin_low = interval([r["robin"][0] for r in drawn])[0]
+        verdict = "holds" if ladder_median <= robin_median and ladder_median < math.inf else "does NOT hold"
+        lines += ["", f"The goal, the ladder first reaching tau {TAU} after no more matches than the round robin "
+                  f"(banked medians, {_count(ladder_median)} against {_count(robin_median)}), {verdict}"
+                  + ("; the two intervals do not overlap." if ladder_high < robin_low else
+                     "; the two intervals overlap." if verdict == "holds" else ".")]
         at = [r["robin_tau_at_ladder"] for r in rows if r["robin_tau_at_ladder"] is not None]
         ratios = [r["ladder"][0] / r["robin"][0] for r in rows if r["ladder"][0] and r["robin"][0]]
-        lines += ["", f"Per run (ladder / round robin, first reached): "
+        lines += ["", f"Live runs (ladder / round robin, first reached): "
                   + ", ".join(f"{r['ladder'][0] or 'never'} / {r['robin'][0] or 'never'}" for r in rows)
                   + (f"; ladder/round robin {statistics.median(ratios):.2f} (median)" if ratios else "")
                   + (f"; the round robin's tau when the ladder first reached {TAU}: "

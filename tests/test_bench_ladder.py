@@ -55,13 +55,41 @@ def test_the_quick_bench_runs_and_reports_every_figure():
     text = "\n".join(bench.report(result))
     assert result["hour"]["most_in_flight"] <= result["hour"]["cap"]
     for needle in ("The known order", "Convergence, 2 players", "Convergence, 4 players (pods of four)",
-                   "Fairness and throughput", "Most matches in flight at once", "one openskill update"):
+                   "Fairness and throughput", "Most matches in flight at once", "one openskill update",
+                   "drew their matches from a bank", "live runs"):
         assert needle in text
 
 
 def test_a_run_that_never_reached_counts_as_later_than_any_that_did():
     """A median that left out the runs that never reached tau would flatter the ranking that
     missed more often: 5 runs of which 2 never reached have their median at the third run."""
-    assert bench._median([60, None, 120, None, 90]).startswith("120 ")
-    assert bench._median([60, None, None, None, 90]).startswith("never")
-    assert bench._median([60, 90]) == "75"
+    assert bench.median_count([60, None, 120, None, 90]) == 120
+    assert bench.median_count([60, None, None, None, 90]) == float("inf")
+    assert bench.median_count([60, 90]) == 75
+
+
+def test_the_median_s_interval_is_its_binomial_order_statistics():
+    """n = 100: the 95 % interval of the median runs from the 40th to the 61st count, a run that
+    never reached counting as later than any."""
+    assert bench.interval(list(range(1, 101))) == (40, 61)
+    assert bench.interval([None] * 55 + list(range(1, 46))) == (40, float("inf"))
+
+
+def test_a_banked_run_draws_each_match_from_the_live_matches_of_its_seating():
+    """The bank holds live matches for every seating of the classes; a banked run's match of a
+    seating is one of that seating's, and the runs' figures are reported beside the live ones."""
+    from itertools import product
+
+    from games.engine import registry
+
+    ruleset = registry.get("sorcado")
+    matches = bench.bank(ruleset, 2, 2)
+    assert set(matches) == set(product(bench.STRENGTHS, repeat=2))
+    assert all(len(placings) == 2 and all(sorted(p) in ([1, 2], [1, 1]) for p in placings)
+               for placings in matches.values())
+    bench._use_bank(matches)
+    rng = random.Random(7)
+    for seating in matches:
+        assert bench._draw(ruleset, list(seating), rng)[0] in matches[seating]
+    result = bench.convergence(ruleset, 2, 24, 2, 12, banked=matches)
+    assert result["banked"] == 2 and len(result["rows"]) == 2

@@ -25,8 +25,8 @@ from rest_framework.views import APIView
 from games.engine import registry
 from games.engine.log import canonical_json
 from replays.models import Event, Match, Validation
-from replays.selectors import (folder_next, match_event_count, match_folder, match_latest_validation,
-                               match_records)
+from replays.selectors import (folder_next, match_event_count, match_latest_validation,
+                               match_records, match_step)
 
 from . import permissions as rights
 from .caching import (LIVE_CACHE_CONTROL, cached_response, json_response, match_read, not_modified, read_etag, reads_publicly,
@@ -208,12 +208,11 @@ class MatchStep(APIView):
         if (hit := cached_response(request, etag)) is not None:
             return tagged(hit, etag, policy)
         try:
-            folder = match_folder(match=match, upto=n, in_place=True)
+            folder, record = match_step(match=match, upto=n, in_place=True)
         except IndexError:
             raise ApiError(f"this match has no step {n}", code="no_such_step",
                            status_code=status.HTTP_404_NOT_FOUND) from None
         view = perspective_view(request, match, folder, seat)
-        record = match_records(match=match, first=n, last=n)[0]
         event = rights.event_for_viewer(
             record, match=match, hidden_information=folder.ruleset.spec.hidden_information,
             user=request.user, seats=set() if public_live else rights.match_seats_of(request.user, match))

@@ -69,7 +69,14 @@ def match_head(*, match: Match) -> dict | None:
 
 
 def match_folder(*, match: Match, upto: int | None = None, in_place: bool = False) -> Folder:
-    """The fold of ``match`` after event ``upto`` (default: the head), from the nearest snapshot
+    """The fold of ``match`` after event ``upto`` (default: the head): ``match_step``'s folder."""
+    return match_step(match=match, upto=upto, in_place=in_place)[0]
+
+
+def match_step(*, match: Match, upto: int | None = None, in_place: bool = False) -> tuple[Folder, dict]:
+    """(the folder, the record of event ``upto``): the fold of ``match`` after event ``upto``
+    (default: the head) and that event's record, read by the fold's own range read (a step read
+    needs both: no third query for the record). The fold goes from the nearest snapshot
     at or before it: one decode plus fewer than REPLAY_SNAPSHOT_EVERY applies. ``in_place``: the
     fold changes one state as it goes (no copy per event, Folder.in_place) and the folder goes
     on that way; for a caller that reads the state it stands at and keeps none from before.
@@ -105,7 +112,7 @@ def match_folder(*, match: Match, upto: int | None = None, in_place: bool = Fals
     folder.advance_all(rest)
     if upto is not None and folder.seq != upto:
         raise IndexError(f"match {match.id} has no event {upto} (last is {folder.seq})")
-    return folder
+    return folder, records[-1]
 
 
 def state_at(*, match: Match, n: int):

@@ -66,6 +66,22 @@ def test_it_serves_a_finished_step_as_a_fresh_fold_gives_it_from_every_perspecti
     assert body["steps"] == last + 1 and body["event"]["kind"] == "match_ended"
 
 
+def test_a_fresh_step_read_costs_three_queries_and_its_event_is_the_logs(ended):
+    """A step read nothing has cached (the common read of a large archive: a step of any of
+    thousands of matches) reads the match, its snapshot and one range of events; the step's
+    own event comes from that range, not from a query of its own. Its event is the log's."""
+    for n in (0, 5, match_folder(match=ended).seq):
+        forget()
+        with CaptureQueriesContext(connection) as queries:
+            body = client_for().get(url(ended, f"steps/{n}/?seat=all")).json()
+        sql = [q["sql"] for q in queries]
+        assert len(sql) == 3, sql
+        assert ("replays_match" in sql[0] and "replays_snapshot" in sql[1] and "replays_event" in sql[2]), sql
+        record = match_records(match=ended, first=n, last=n)[0]
+        assert {key: body["event"][key] for key in ("seq", "kind", "hash")} == {
+            "seq": n, "kind": record["kind"], "hash": record["hash"]}
+
+
 @pytest.mark.parametrize("tail", ["events/?limit=5", "events/?after=10&limit=3", "export/"])
 def test_it_serves_finished_events_and_exports_as_read_fresh(ended, tail):
     forget()

@@ -135,10 +135,10 @@ def actor_refusal(state: dict, seat: int, action) -> str | None:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
     if rules.surely_legal(state, seat, action):          # a move asked of itself, not listed
         return None
-    legal = rules.options_for(state, seat, action)
+    legal = rules.actor_options(state, seat, action)
     if action in legal and any(_same_json(a, action) for a in legal if a == action):
         return None                                     # (as JSON: True is not 1)
-    legal = rules.options_for(state, seat)              # refused: reasons from the whole list
+    legal = rules.actor_options(state, seat)            # refused: reasons from the whole list
     possible = sorted({a["type"] for a in legal})
     if action["type"] not in possible:
         return f"{_short(action['type'])} is not possible now ({_decision(state)}); possible: {possible}"

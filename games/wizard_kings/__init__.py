@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from games.engine.bots import RandomBot
 from games.engine.dict_ruleset import DictRuleset
-from games.engine.protocol import GameSpec, InvalidOptions, option
+from games.engine.protocol import Event, GameSpec, IllegalAction, InvalidOptions, option
 from games.engine.registry import register
 
 from . import determinize, rules, scenarios
@@ -125,14 +125,20 @@ def refusal(state: dict, seat, action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
     if type(seat) is not int or seat not in rules.acting_seats(state):
         return f"seat {_short(seat)} does not act now"
+    return actor_refusal(state, seat, action)
+
+
+def actor_refusal(state: dict, seat: int, action) -> str | None:
+    """``refusal`` for a seat known to act now (``WizardKings.act_in_place`` has asked
+    ``acting_seats`` already: a validation asks once per action, not twice)."""
     if not isinstance(action, dict) or type(action.get("type")) is not str:
         return f"an action is a JSON object with a string 'type', got {_short(action)}"
     if rules.surely_legal(state, seat, action):          # a move asked of itself, not listed
         return None
-    legal = rules.options_for(state, seat, action)
+    legal = rules.actor_options(state, seat, action)
     if action in legal and any(_same_json(a, action) for a in legal if a == action):
         return None                                     # (as JSON: True is not 1)
-    legal = rules.options_for(state, seat)              # refused: reasons from the whole list
+    legal = rules.actor_options(state, seat)            # refused: reasons from the whole list
     possible = sorted({a["type"] for a in legal})
     if action["type"] not in possible:
         return f"{_short(action['type'])} is not possible now ({_decision(state)}); possible: {possible}"
@@ -423,6 +429,11 @@ PARTS = {
 
 # -- the ruleset --------------------------------------------------------------------------------
 
+# The phases where ``act_in_place`` asks ``acting_seats`` alone: no chance is due in them
+# without a scenario (rules.chance_spec), and "over" is not one of them.
+_ACT_PHASES = frozenset(("recruit", "build", "move"))
+
+
 class WizardKings(DictRuleset):
     """The engine contract for Wizard Kings (the shell: games/engine/dict_ruleset.py)."""
 
@@ -467,6 +478,25 @@ class WizardKings(DictRuleset):
         always did: the event (a record, a search's stored move) must not change with a state
         that may keep parts of it."""
         rules.decide(state, seat, _copy(action))
+
+    def act_in_place(self, state: dict, seat: int, payload: dict) -> dict:
+        """Ruleset.act_in_place (optional), in one call: ``check_action``'s refusal and
+        ``apply_in_place`` of the action (every action of a validation). In recruiting,
+        building and a move phase without a scenario no chance is ever due (``chance_spec``)
+        and the match has not ended, so ``next`` is the acting seats and ``check_action``'s
+        first questions come down to one ``acting_seats``; anything else takes the two calls."""
+        action = payload["action"]
+        if (type(seat) is int and state["phase"] in _ACT_PHASES
+                and state.get("scenario") is None and seat in rules.acting_seats(state)):
+            reason = actor_refusal(state, seat, action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            self.before_event(state)
+            self.decide(state, seat, action)
+            self.after_event(state)
+            return state
+        self.check_action(state, seat, action)
+        return self.apply_in_place(state, Event("action", seat, payload))
 
     def clone(self, state: dict) -> dict:
         return clone_state(state)

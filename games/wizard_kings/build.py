@@ -156,8 +156,10 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
         cities = []
     blocks, gold = draft["blocks"], draft["gold"]
     here_of: dict[str, list[str]] = {}                  # the draft's blocks by hex, ids sorted
-    for bid in sorted(blocks):
-        here_of.setdefault(blocks[bid]["hex"], []).append(bid)
+    if cities:  # a check's one city (or none) needs no more than its own blocks sorted
+        for bid in sorted(blocks) if len(cities) > 1 else sorted(
+                bid for bid, blk in blocks.items() if blk["hex"] == cities[0]):
+            here_of.setdefault(blocks[bid]["hex"], []).append(bid)
     if wanted == "recruit" and "kind" in only:          # a check: only the kind it names
         kind = only["kind"]
         kinds = [(kind, kind_of(kind))] if type(kind) is str and kind in spare else []

@@ -498,4 +498,12 @@ def plain_move_listed(state: dict, seat: int, bid, to) -> bool:
     hostile = Hostile(state, seat)
     if hostile(to):
         return False
-    return any(n == to for _, n, _ in _offers(b, kind, block["hex"], barred, hostile))
+    # ``_offers``' first ring, asked without the search (about a third of a validation's
+    # moves): with no hexside barred it offers every neighbour a flyer may fly to and every
+    # land step from the start (its kind moves at least one hex), and an offer of ``to`` is
+    # all that is asked
+    start = block["hex"]
+    if not barred and (to in b.neighbours(start) if kind.flyer else
+                       any(n == to for n, _, _, _ in land_steps(b, kind)[start])):
+        return True
+    return any(n == to for _, n, _ in _offers(b, kind, start, barred, hostile))

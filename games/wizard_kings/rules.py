@@ -160,9 +160,15 @@ def options_for(state: dict, seat: int, action: dict | None = None) -> list[dict
     """The legal actions of ``seat`` now; with ``action``, only those that could equal it (in the
     move phase that block's moves and spells; in building that city's or block's), and done:
     the check of one action needs no more."""
-    phase = state["phase"]
     if seat not in acting_seats(state):
         return []
+    return actor_options(state, seat, action)
+
+
+def actor_options(state: dict, seat: int, action: dict | None = None) -> list[dict]:
+    """``options_for`` of a seat known to act now (a refusal of a validation's action has
+    asked ``acting_seats`` already)."""
+    phase = state["phase"]
     if phase in ("recruit", "build"):
         found = _build_options(state, seat, action)
         return found if state.get("scenario") is None else scenarios.restrict_build(state, seat,

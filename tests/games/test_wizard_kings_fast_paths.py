@@ -93,3 +93,60 @@ def test_an_apply_never_changes_a_state_or_a_log_entry_it_copied(options, player
         assert state == before and state["log"] == before["log"]
         state, applied = following, applied + 1
     assert applied > 200
+
+
+def candidates(state: dict, seat: int, legal: list, rng) -> list:
+    """Some of ``legal`` and illegal actions like them: another block, another hex or kind,
+    another type, a key too many, no action at all."""
+    picked = rng.sample(legal, min(4, len(legal)))
+    blocks = sorted(state["blocks"]) or ["b0"]
+    hexes = sorted(state["city_owner"]) or ["0101"]
+    forged = []
+    for action in picked:
+        forged.append({**action, "type": rng.choice(["move", "recruit", "add", "done", "cast"])})
+        for key in ("block", "to", "hex", "from"):
+            if key in action:
+                forged.append({**action, key: rng.choice(blocks if key in ("block", "from") else hexes)})
+        if "kind" in action:
+            forged.append({**action, "kind": rng.choice(["x", action["kind"] + "s"])})
+        forged.append({**action, "via": rng.choice(hexes)})
+    return picked + forged + [{"type": "done"}, {"type": "move", "block": rng.choice(blocks),
+                                                 "to": rng.choice(hexes)},
+                              {"type": 1}, ["done"], None]
+
+
+@pytest.mark.parametrize("players,seed", [(2, 13), (3, 14), (5, 15)])
+def test_act_in_place_takes_and_refuses_as_check_action_and_apply_in_place(players, seed):
+    """A validation checks and applies every action in one call (``act_in_place``, which asks
+    ``acting_seats`` once): for every seat, legal or not, it refuses with ``check_action``'s
+    reason and leaves the state as it was, or leaves the state ``apply_in_place`` makes."""
+    import random
+
+    from games.engine import registry
+    from games.engine.protocol import Event, IllegalAction
+    ruleset, rng = registry.get("wizard-kings"), random.Random(seed)
+    taken = refused = 0
+    for state in playout_states("wizard-kings", players, seed):
+        for seat in range(players):
+            for action in candidates(state, seat, ruleset.legal_actions(state, seat), rng):
+                fused, apart = ruleset.clone(state), ruleset.clone(state)
+                try:
+                    ruleset.check_action(apart, seat, action)
+                    expected = None
+                except IllegalAction as exc:
+                    expected = exc.reason
+                try:
+                    ruleset.act_in_place(fused, seat, {"action": action})
+                except IllegalAction as exc:
+                    assert exc.reason == expected, (seat, action, state["phase"])
+                    assert fused == state, (seat, action)
+                    refused += 1
+                    continue
+                assert expected is None, (seat, action, expected)
+                ruleset.apply_in_place(apart, Event.action(seat, action))
+                assert fused == apart, (seat, action, state["phase"])
+                # and nothing listed for the state before it is served for the one after
+                assert ([ruleset.legal_actions(fused, s) for s in range(players)]
+                        == [ruleset.legal_actions(apart, s) for s in range(players)])
+                taken += 1
+    assert taken > 200 and refused > 1000

@@ -2,7 +2,7 @@
 staff user, each client authenticated by a real API token; a bot of alice's with a version."""
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from rest_framework.test import APIClient
 
 from api.services import token_create
@@ -21,10 +21,20 @@ def fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def fresh_throttles():
-    """Throttle counters live in the cache; every test starts with none."""
-    cache.clear()
+    """Throttle counters live in the cache; every test starts with none. A Redis cache is
+    never cleared: clearing it empties its whole database, which a test that reads through
+    Redis shares with the broker (tests/api/test_read_cache.py: the broker's database, under a
+    key prefix of the test's own, so its counters start afresh anyway). Cleared at a test's
+    end, it emptied the database under every other test process of the pass: their queued
+    tasks, and the bodies another read-cache test had just stored."""
+    _clear_unless_shared()
     yield
-    cache.clear()
+    _clear_unless_shared()
+
+
+def _clear_unless_shared():
+    if type(caches["default"]).__name__ != "RedisCache":
+        cache.clear()
 
 
 def make_user(username, **extra):

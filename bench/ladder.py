@@ -498,7 +498,7 @@ def report(result: dict) -> list[str]:
                      "; the two intervals overlap." if verdict == "holds" else ".")]
         at = [r["robin_tau_at_ladder"] for r in rows if r["robin_tau_at_ladder"] is not None]
         ratios = [r["ladder"][0] / r["robin"][0] for r in rows if r["ladder"][0] and r["robin"][0]]
-        lines += ["", f"Live runs (ladder / round robin, first reached): "
+        lines += ["", "Live runs (ladder / round robin, first reached): "
                   + ", ".join(f"{r['ladder'][0] or 'never'} / {r['robin'][0] or 'never'}" for r in rows)
                   + (f"; ladder/round robin {statistics.median(ratios):.2f} (median)" if ratios else "")
                   + (f"; the round robin's tau when the ladder first reached {TAU}: "

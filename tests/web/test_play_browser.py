@@ -12,7 +12,6 @@ wizard and one round; Imperial Twing to its turn limit's least (10); Sorcado wit
 a tie; Warlock over one round; Wizard Kings to one turn. The person's clock is generous (10
 minutes a move, an hour's bank): a busy machine never makes the person lose on time. No test
 evaluates script in the page (the site's Content-Security-Policy holds), and nothing is timed."""
-import json
 import logging
 import os
 import random

@@ -22,6 +22,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
+from playwright.sync_api import Error as PlaywrightError
 
 from bots.models import Bot
 from bots.remote import sqlite_patient
@@ -145,10 +146,20 @@ def _decide(tab, rng: random.Random, *, board_click: bool) -> str | None:
     click chose (#play's data-pinned), if one did."""
     pinned = None
     if board_click and tab.locator("#board .pickable").count():
-        targets = tab.locator("#board .pickable")
-        # force: on a map, a hex's outline lies under its city, blocks and marks; the click lands
-        # on the topmost, and the page resolves it to the hex (docs/play.md)
-        targets.nth(rng.randrange(targets.count())).click(force=True)
+        for attempt in range(5):
+            targets = tab.locator("#board .pickable")
+            if not targets.count():
+                break
+            try:
+                # force: on a map, a hex's outline lies under its city, blocks and marks; the
+                # click lands on the topmost, and the page resolves it to the hex (docs/play.md)
+                targets.nth(rng.randrange(targets.count())).click(force=True, timeout=10_000)
+                break
+            except PlaywrightError:
+                # The board was drawn again between finding the target and clicking it (the
+                # long poll's answer redraws it): "not visible" or detached. Find it anew.
+                if attempt == 4:
+                    raise
         pinned = tab.get_attribute("#play", "data-pinned")
     while tab.locator("#play-fields select.open").count():
         select = tab.locator("#play-fields select.open").first

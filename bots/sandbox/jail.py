@@ -54,7 +54,11 @@ def library_for_bots() -> Path:
     bot; in ``setpriv`` mode a package of 0600 files would be unreadable inside the sandbox. The
     copy is the same code the server imported (taken at the first sandboxed bot), read-only to
     the bot like the original."""
-    source = library_source()
+    return _reachable(library_source())
+
+
+def _reachable(source: Path) -> Path:
+    """``source`` where every uid reads it, else its copy staged once per process."""
     if source not in _STAGED:
         _STAGED[source] = source if _world_readable(source) else _stage_library(source)
     return _STAGED[source]
@@ -84,11 +88,7 @@ def numeric_for_bots() -> Path:
     checkout under a private directory, whose var/runtimes bwrap could not reach in ``userns``
     mode). A missing directory is returned as it is, for runtime_check to name."""
     source = Path(runtimes.PYTHON_NUMERIC_DIR)
-    if not source.is_dir():
-        return source
-    if source not in _STAGED:
-        _STAGED[source] = source if _world_readable(source) else _stage_library(source)
-    return _STAGED[source]
+    return _reachable(source) if source.is_dir() else source
 
 
 def _stage_library(source: Path) -> Path:

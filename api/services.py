@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import string
 from datetime import timedelta
 
 from django.conf import settings
@@ -35,9 +36,13 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+PREFIX_ALPHABET = string.ascii_letters + string.digits
+
+
 def _new_prefix() -> str:
-    """8 url-safe characters (no '.', which separates prefix and secret)."""
-    return secrets.token_urlsafe(PREFIX_LENGTH)[:PREFIX_LENGTH]
+    """8 letters and digits: no '.', which separates prefix and secret, and no '-', so that a token
+    never begins like a command-line option (``client.py --token -Ab...`` would read it as one)."""
+    return "".join(secrets.choice(PREFIX_ALPHABET) for _ in range(PREFIX_LENGTH))
 
 
 def token_create(*, user, name: str) -> tuple[ApiToken, str]:

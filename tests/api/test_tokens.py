@@ -127,3 +127,13 @@ def test_it_records_when_a_token_was_last_used(alice_client):
 def test_the_schema_documents_bearer_auth(anon):
     schema = anon.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     assert schema["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
+
+
+def test_a_token_never_begins_like_a_command_line_option():
+    # A token is pasted into commands (docs/remote.md: `client.py --token "$TOKEN"`); argparse reads
+    # `--token -Ab3...` as a missing value. With url-safe prefixes one token in 64 began with '-'
+    # (a CI run failed on it); prefixes are now letters and digits only.
+    from api.services import PREFIX_LENGTH, _new_prefix
+    prefixes = [_new_prefix() for _ in range(3000)]
+    assert all(len(p) == PREFIX_LENGTH and p.isascii() and p.isalnum() for p in prefixes)
+    assert len(set(prefixes)) == len(prefixes)

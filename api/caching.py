@@ -205,6 +205,34 @@ def store(etag: str | None, response: HttpResponse, *, live: bool = False, heade
         _remember_body(_body_key(etag), entry)
 
 
+def live_step_tail_key(request, match: Match) -> str | None:
+    """Where the seq-free part of a live match's public step is kept (``live_step_response``):
+    the match, the URL and the representation, no head; None for a representation this module
+    does not render (the browsable API, indented JSON)."""
+    if _representation(request) is None:
+        return None
+    renderer = getattr(getattr(request, "accepted_renderer", None), "format", "")
+    media_type = getattr(request, "accepted_media_type", "")
+    return "livestep:" + _tag(FORMAT, match.pk, "live-tail", request.build_absolute_uri(), renderer,
+                              media_type).strip('"')
+
+
+def live_step_response(request, key: str, head: dict, compute_tail) -> HttpResponse:
+    """A live match's public step: ``head`` (match, step, steps: the one part that changes with
+    each event) written before the rest, which is rendered once per step for every public reader
+    and kept under ``key``. Step n of a running match shows the state after event n, its event
+    as the public sees it and who acts next: none of it changes while the match goes on, so an
+    event appended gives every step a new tag (its ``steps``) but no new fold. ``compute_tail``
+    returns the rest as a dict (seat, view, event, next). The bytes are those of rendering the
+    whole document at once."""
+    tail = cache.get(key)
+    if tail is None:
+        tail = json_bytes(compute_tail())
+        if len(tail) <= LARGEST_CACHED:
+            cache.set(key, tail, LIVE_TIMEOUT)
+    return HttpResponse(json_bytes(head)[:-1] + b"," + tail[1:], content_type=_representation(request))
+
+
 def generation_cached(view, request, scopes: list[str], compute):
     """The response of ``compute()`` (a DRF Response) for this URL, rendered once per generation
     of ``scopes`` (replays/generations.py) and served from the cache until a write replaces one

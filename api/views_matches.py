@@ -24,13 +24,14 @@ from rest_framework.views import APIView
 
 from games.engine import registry
 from games.engine.log import canonical_json
+from replays import cursors
 from replays.models import Event, Match, Validation
 from replays.selectors import (folder_next, match_event_count, match_latest_validation,
                                match_records, match_step)
 
 from . import permissions as rights
-from .caching import (LIVE_CACHE_CONTROL, cached_response, json_response, match_read, not_modified, read_etag, reads_publicly,
-                      store, tagged)
+from .caching import (FINISHED, LIVE_CACHE_CONTROL, cached_response, json_response, live_step_response,
+                      live_step_tail_key, match_read, not_modified, read_etag, reads_publicly, store, tagged)
 from .errors import ApiError
 from .filters import FilterSet
 from .serializers_matches import (EventPageQuerySerializer, EventPageSerializer, MatchSerializer,
@@ -207,8 +208,23 @@ class MatchStep(APIView):
             return unchanged
         if (hit := cached_response(request, etag)) is not None:
             return tagged(hit, etag, policy)
+        if public_live and (key := live_step_tail_key(request, match)) is not None:
+            # only the step count changes with each event: the rest is folded once per step
+            steps = match_event_count(match=match) if match.head_seq is None else match.head_seq + 1
+            if n >= steps:
+                raise ApiError(f"this match has no step {n}", code="no_such_step",
+                               status_code=status.HTTP_404_NOT_FOUND)
+            head = {"match": match.pk, "step": n, "steps": steps}
+            return tagged(live_step_response(request, key, head, lambda: self._public_live_tail(match, n)),
+                          etag, policy)
+        # A finished match is read through a cursor (replays/cursors.py): a reader who steps on
+        # to n + 1 finds the fold where this read left it.
+        finished = match.status in FINISHED
         try:
-            folder, record = match_step(match=match, upto=n, in_place=True)
+            if finished:
+                folder, record, ahead = cursors.step_read(match=match, n=n)
+            else:
+                folder, record = match_step(match=match, upto=n, in_place=True)
         except IndexError:
             raise ApiError(f"this match has no step {n}", code="no_such_step",
                            status_code=status.HTTP_404_NOT_FOUND) from None
@@ -219,7 +235,24 @@ class MatchStep(APIView):
         steps = match_event_count(match=match) if match.head_seq is None else match.head_seq + 1
         data = {"match": match.pk, "step": n, "steps": steps, "seat": seat, "view": view, "event": event,
                 "next": folder_next(folder)}
-        return tagged(json_response(request, etag, data, live=public_live), etag, policy)
+        response = json_response(request, etag, data, live=public_live)
+        if finished and not isinstance(response, Response):  # rendered: nothing reads the state now
+            cursors.keep(match=match, n=n, folder=folder, ahead=ahead)
+        return tagged(response, etag, policy)
+
+    @staticmethod
+    def _public_live_tail(match: Match, n: int) -> dict:
+        """What follows the head of a live match's public step ``n``: the same for every public
+        reader and every later event (api.caching.live_step_response)."""
+        try:
+            folder, record = match_step(match=match, upto=n, in_place=True)
+        except IndexError:
+            raise ApiError(f"this match has no step {n}", code="no_such_step",
+                           status_code=status.HTTP_404_NOT_FOUND) from None
+        event = rights.event_for_viewer(record, match=match, hidden_information=folder.ruleset.spec.hidden_information,
+                                        user=None, seats=set())
+        return {"seat": None, "view": folder.ruleset.view(folder.state, None), "event": event,
+                "next": folder_next(folder)}
 
 
 class MatchEvents(APIView):

@@ -11,9 +11,17 @@ pair, and the ratios are what compares).
 
 Phases, one after the other against the same server, each with every client busy:
 1. ``health``: GET /api/health/, the trivial JSON endpoint (the request path alone);
-2. ``mix``: the reads people make, for 60 s: replay steps at a random step and perspective of a
-   random match (50 %), a tournament's standings (15 %), a game's leaderboard (15 %), the
-   replay viewer's page at a random step (10 %) and a page of its frames.json (10 %);
+2. ``mix``: the reads people make, for 60 s: replay steps (50 %), a tournament's standings
+   (15 %), a game's leaderboard (15 %), the replay viewer's page (10 %) and a page of its
+   frames.json (10 %). The replay reads are viewers' (``Viewers``): each client watches one
+   match at a time, chosen by popularity (Zipf's law over the matches, exponent
+   POPULARITY_EXPONENT: the first match in a shuffled order is watched twice as often as the
+   second, three times as often as the third), in one perspective (public half the time, else a
+   seat), from the start or from a step picked at random (half and half), one step after
+   another, for a geometric number of steps (mean SESSION_STEPS) or to the end; its viewer page
+   and frames.json page are at that match, step and perspective;
+   ``mix, uniform``: the same mix with every replay read at a random step and perspective of a
+   random match (no two viewers alike: the reads of a crawler, the worst case for any cache);
 3. ``steps``: replay steps alone, each read new (no validator);
 4. ``steps, revalidated``: the same reads sent with the ETag a first read gave
    (If-None-Match), which a finished match's reads answer 304 without folding;
@@ -58,12 +66,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 CLIENTS = 200
-SECONDS = {"full": {"health": 20, "mix": 60, "steps": 20, "revalidated": 20, "live": 20, "live revalidated": 20},
-           "quick": {"health": 3, "mix": 5, "steps": 3, "revalidated": 3, "live": 3, "live revalidated": 3}}
+SECONDS = {"full": {"health": 20, "mix": 60, "mix, uniform": 30, "steps": 20, "revalidated": 20, "live": 20,
+                    "live revalidated": 20},
+           "quick": {"health": 3, "mix": 5, "mix, uniform": 3, "steps": 3, "revalidated": 3, "live": 3,
+                     "live revalidated": 3}}
 LIVE_EVENT_SECONDS = 0.2  # a bot's move every 200 ms: a match that lasts the two live phases
 LIVE_GAME = "trap-the-wizard"  # the live match's game (about a thousand events in 3 rounds)
 LIVE_STEPS = 40  # the live phases read steps 0-39 (there from the start: the phases may begin early)
 WARM_UP_SECONDS = 3
+POPULARITY_EXPONENT = 1.0  # Zipf's law of the matches' popularity (the mix's viewers)
+SESSION_STEPS = 30  # the mean number of steps a viewer reads of a match before opening another
 CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/8")
 
 
@@ -292,6 +304,43 @@ def _frames_path(seeded: dict, rng: random.Random) -> str:
     return f"/matches/{match}/frames.json?seat={seat}&from={100 * rng.randrange(events // 100 + 1)}&count=100"
 
 
+class Viewers:
+    """Where each client of the mix stands in the replay it watches (see the module's docstring):
+    ``step`` gives a client's next step read and moves it on; ``viewer`` and ``frames`` give its
+    viewer page and frames.json page where it stands. A client is known by its random source."""
+
+    def __init__(self, matches: list[tuple[str, int, int]], *, seed: int = 11,
+                 exponent: float = POPULARITY_EXPONENT, mean_steps: float = SESSION_STEPS):
+        self.matches = list(matches)
+        random.Random(seed).shuffle(self.matches)  # popularity does not follow the game
+        self.weights = [1 / rank ** exponent for rank in range(1, len(self.matches) + 1)]
+        self.stop = 1 / mean_steps
+        self.sessions: dict[int, list] = {}  # id(rng) -> [match, players, events, seat, next step]
+
+    def _session(self, rng: random.Random) -> list:
+        session = self.sessions.get(id(rng))
+        if session is None or session[4] >= session[2] or rng.random() < self.stop:
+            match, players, events = rng.choices(self.matches, weights=self.weights)[0]
+            seat = None if rng.random() < 0.5 else rng.randrange(players)
+            start = 0 if rng.random() < 0.5 else rng.randrange(events)
+            session = self.sessions[id(rng)] = [match, players, events, seat, start]
+        return session
+
+    def step(self, rng: random.Random) -> str:
+        match, _, _, seat, n = session = self._session(rng)
+        session[4] = n + 1
+        return f"/api/matches/{match}/steps/{n}/" + ("" if seat is None else f"?seat={seat}")
+
+    def viewer(self, rng: random.Random) -> str:
+        match, _, _, _, n = self._session(rng)
+        return f"/matches/{match}/?step={n}"
+
+    def frames(self, rng: random.Random) -> str:
+        match, _, _, seat, n = self._session(rng)
+        return (f"/matches/{match}/frames.json?seat={'public' if seat is None else seat}"
+                f"&from={100 * (n // 100)}&count=100")
+
+
 def run(quick: bool = False) -> dict:
     url = DATASET_URL
     seeded = seed_database(url, quick=quick)
@@ -301,17 +350,25 @@ def run(quick: bool = False) -> dict:
     def health(rng):
         return "health", "/api/health/", {}
 
-    def mix(rng):
-        roll = rng.random()
-        if roll < 0.5:
-            return "steps", _step_path(seeded, rng), {}
-        if roll < 0.65:
-            return "standings", f"/api/tournaments/{rng.choice(seeded['tournaments'])}/standings/", {}
-        if roll < 0.8:
-            return "leaderboard", f"/api/leaderboards/{rng.choice(seeded['games'])}/", {}
-        if roll < 0.9:
-            return "viewer page", _viewer_path(seeded, rng), {"Accept": "text/html"}
-        return "frames.json", _frames_path(seeded, rng), {}
+    viewers = Viewers(seeded["matches"])
+
+    def mixed(step_path, viewer_path, frames_path):
+        def mix(rng):
+            roll = rng.random()
+            if roll < 0.5:
+                return "steps", step_path(rng), {}
+            if roll < 0.65:
+                return "standings", f"/api/tournaments/{rng.choice(seeded['tournaments'])}/standings/", {}
+            if roll < 0.8:
+                return "leaderboard", f"/api/leaderboards/{rng.choice(seeded['games'])}/", {}
+            if roll < 0.9:
+                return "viewer page", viewer_path(rng), {"Accept": "text/html"}
+            return "frames.json", frames_path(rng), {}
+        return mix
+
+    mix = mixed(viewers.step, viewers.viewer, viewers.frames)
+    mix_uniform = mixed(lambda rng: _step_path(seeded, rng), lambda rng: _viewer_path(seeded, rng),
+                        lambda rng: _frames_path(seeded, rng))
 
     def steps(rng):
         return "steps", _step_path(seeded, rng), {}
@@ -349,7 +406,7 @@ def run(quick: bool = False) -> dict:
 
             phases, reference = {}, {}
             for name, pick, warm in (("health", health, WARM_UP_SECONDS), ("mix", mix, WARM_UP_SECONDS),
-                                     ("steps", steps, 0), ("revalidated", revalidated, 0),
+                                     ("mix, uniform", mix_uniform, 0), ("steps", steps, 0), ("revalidated", revalidated, 0),
                                      ("live", live, 0), ("live revalidated", live_revalidated, 0)):
                 if name == "live":  # the match is played on from here to the end of the run
                     player = concurrent.futures.ThreadPoolExecutor(1).submit(live_match_play, seeded["live"], stop)
@@ -393,7 +450,8 @@ def report(figures: dict) -> list[str]:
              "no answer |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     titles = {"health": "`/api/health/` (trivial JSON)", "mix": "mix: steps 50 %, standings 15 %, "
-              "leaderboard 15 %, viewer page 10 %, frames.json 10 %", "steps": "steps alone", "revalidated": "steps revalidated (ETag, 304)",
+              "leaderboard 15 %, viewer page 10 %, frames.json 10 %; replays read by viewers",
+              "mix, uniform": "the same mix, replays read at random (a crawler)", "steps": "steps alone, at random", "revalidated": "steps revalidated (ETag, 304)",
               "live": "a live match's public steps, while it is played",
               "live revalidated": "the same, revalidated (each client's last ETag)"}
     for name, phase in phases.items():

@@ -73,7 +73,8 @@ def match_folder(*, match: Match, upto: int | None = None, in_place: bool = Fals
     return match_step(match=match, upto=upto, in_place=in_place)[0]
 
 
-def match_step(*, match: Match, upto: int | None = None, in_place: bool = False) -> tuple[Folder, dict]:
+def match_step(*, match: Match, upto: int | None = None, in_place: bool = False,
+               ahead: int | None = None):
     """(the folder, the record of event ``upto``): the fold of ``match`` after event ``upto``
     (default: the head) and that event's record, read by the fold's own range read (a step read
     needs both: no third query for the record). The fold goes from the nearest snapshot
@@ -83,19 +84,28 @@ def match_step(*, match: Match, upto: int | None = None, in_place: bool = False)
 
     Two queries: the snapshot, then in one range read the log's first event (match_created),
     the snapshot's own event (its hash goes on the chain) and the events after it up to
-    ``upto``. An archived match reads the same records from its archive."""
+    ``upto``. An archived match reads the same records from its archive.
+
+    ``ahead`` (with ``upto``): the same range read goes on up to ``ahead`` events past ``upto``,
+    and the result is (folder, record, the records after ``upto``) for a reader who will step
+    on (replays.cursors)."""
     snapshots = Snapshot.objects.filter(match=match)
     if upto is not None:
         snapshots = snapshots.filter(seq__lte=upto)
     snapshot = snapshots.order_by("-seq").only("seq", "state").first()
     begin = snapshot.seq if snapshot is not None else 0
+    last = upto if upto is None or not ahead else upto + ahead
     rows = Event.objects.filter(match=match).filter(Q(seq=0) | Q(seq__gte=begin))
-    if upto is not None:
-        rows = rows.filter(seq__lte=upto)
+    if last is not None:
+        rows = rows.filter(seq__lte=last)
     match_id = str(match.id)
     records = [event_record(e, match_id) for e in rows.order_by("seq")]
     if not records:  # none in the table: an archived match's are in its archive
-        records = [r for r in archive_records(match=match, last=upto) or [] if r["seq"] == 0 or r["seq"] >= begin]
+        records = [r for r in archive_records(match=match, last=last) or [] if r["seq"] == 0 or r["seq"] >= begin]
+    following = []
+    if last != upto:
+        cut = next((i for i, r in enumerate(records) if r["seq"] > upto), len(records))
+        records, following = records[:cut], records[cut:]
     if not records or records[0]["seq"] != 0:
         raise Match.DoesNotExist(f"match {match.id} has no events")
     created = records[0]
@@ -112,6 +122,8 @@ def match_step(*, match: Match, upto: int | None = None, in_place: bool = False)
     folder.advance_all(rest)
     if upto is not None and folder.seq != upto:
         raise IndexError(f"match {match.id} has no event {upto} (last is {folder.seq})")
+    if ahead is not None:
+        return folder, records[-1], following
     return folder, records[-1]
 
 

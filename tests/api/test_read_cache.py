@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from api import caching
 from bots import driver
+from replays import cursors
 from replays.selectors import match_folder, match_records
 from tournaments.services import correction_record, ratings_recompute
 
@@ -44,6 +45,7 @@ def forget():
         caching._finished.clear()
         caching._bodies.clear()
         caching._bodies_size = 0
+    cursors.forget()
 
 
 def test_it_serves_a_finished_step_as_a_fresh_fold_gives_it_from_every_perspective(ended, people):
@@ -80,6 +82,40 @@ def test_a_fresh_step_read_costs_three_queries_and_its_event_is_the_logs(ended):
         record = match_records(match=ended, first=n, last=n)[0]
         assert {key: body["event"][key] for key in ("seq", "kind", "hash")} == {
             "seq": n, "kind": record["kind"], "hash": record["hash"]}
+
+
+def test_a_reader_stepping_on_is_served_from_the_fold_the_last_read_left(ended):
+    """People step through a replay: n, n + 1, n + 2. A finished match's fold is kept where a
+    step read left it (replays/cursors.py), so the next step costs no query while the events
+    read ahead last and one range read when they run out; its bytes are a cold read's, from
+    every perspective (the perspective changes at every step: the fold is the same)."""
+    last = match_folder(match=ended).seq
+    end = min(last, 2 * cursors.AHEAD + 5)
+    assert end > cursors.AHEAD + 1, "the match must outlast the events read ahead"
+    seats = ("", "?seat=0", "?seat=1", "?seat=all")
+    paths = [url(ended, f"steps/{n}/{seats[n % len(seats)]}") for n in range(end + 1)]
+    cold = {}
+    for path in paths:
+        forget()
+        cold[path] = client_for().get(path).content
+    forget()
+    reader = client_for()
+    for n, path in enumerate(paths):
+        with CaptureQueriesContext(connection) as queries:
+            stepped = reader.get(path)
+        sql = [q["sql"] for q in queries]
+        assert stepped.status_code == 200 and stepped.content == cold[path], path
+        if n == 0:
+            assert len(sql) == 3, sql  # the match, its snapshot, the range (and the events ahead)
+        elif n % (cursors.AHEAD + 1) == 0:
+            assert len(sql) == 1 and "replays_event" in sql[0], (n, sql)  # the next events ahead
+        else:
+            assert sql == [], (n, sql)
+    # a read that does not follow one (a jump back) folds from the snapshot as before
+    with CaptureQueriesContext(connection) as queries:
+        jumped = reader.get(url(ended, "steps/3/?seat=1"))
+    forget()
+    assert len(queries) == 2 and jumped.content == client_for().get(url(ended, "steps/3/?seat=1")).content
 
 
 @pytest.mark.parametrize("tail", ["events/?limit=5", "events/?after=10&limit=3", "export/"])
@@ -131,11 +167,43 @@ def test_a_live_public_step_is_computed_once_per_event_for_every_reader(live, pe
         assert client_for().get(step, HTTP_IF_NONE_MATCH=first_read["ETag"]).status_code == 304
     assert len(queries) == 1  # the match and its head
     driver.match_drive(match_id=live.pk, max_events=1)  # the next event
-    after = client_for().get(step)
+    with CaptureQueriesContext(connection) as queries:
+        after = client_for().get(step)
     assert after.status_code == 200 and after["ETag"] != first_read["ETag"]
     assert after.json()["steps"] == first_read.json()["steps"] + 1
+    # only the step count changed: the rest was not folded again (the match and its head alone)
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert {**after.json(), "steps": None} == {**first_read.json(), "steps": None}
     assert after.json()["view"] == first_read.json()["view"]  # step 3 itself is as it was
     assert client_for().get(step, HTTP_IF_NONE_MATCH=first_read["ETag"]).status_code == 200
+
+
+def test_a_live_public_step_spliced_from_its_kept_part_is_the_whole_documents_bytes(live, people):
+    """The part of a live public step that no event changes (view, event, next) is kept once per
+    step; the document written around it is byte for byte the one rendered whole, and the kept
+    part is nobody's seat view."""
+    from api.permissions import event_for_viewer
+    from api.renderers import json_bytes
+    from replays.selectors import folder_next, match_step
+
+    driver.match_drive(match_id=live.pk, max_events=2)
+    steps = live.events.count()
+    for n in (0, 3, steps - 1):
+        forget()
+        client_for().get(url(live, f"steps/{n}/"))  # keeps the part
+        for who in (None, people["carol"]):  # carol owns no seat: she reads the public step
+            with CaptureQueriesContext(connection) as queries:
+                body = client_for(who).get(url(live, f"steps/{n}/")).content
+            # no fold: the match with its head, and a signed-in reader's seats
+            assert len(queries) == (1 if who is None else 2), [q["sql"] for q in queries]
+            folder, record = match_step(match=live, upto=n)
+            whole = {"match": live.pk, "step": n, "steps": steps, "seat": None,
+                     "view": folder.ruleset.view(folder.state, None),
+                     "event": event_for_viewer(record, match=live, user=None, seats=set(),
+                                               hidden_information=folder.ruleset.spec.hidden_information),
+                     "next": folder_next(folder)}
+            assert body == json_bytes(whole), (n, who)
+    assert client_for().get(url(live, f"steps/{steps}/")).status_code == 404
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from collections import OrderedDict
 from django.core.cache import cache
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
 from replays.generations import PREFIX as GENERATION_PREFIX, generations_of
@@ -203,6 +204,73 @@ def store(etag: str | None, response: HttpResponse, *, live: bool = False, heade
     cache.set(_body_key(etag), entry, LIVE_TIMEOUT if live else FINISHED_TIMEOUT)
     if not live:
         _remember_body(_body_key(etag), entry)
+
+
+MEMORY_KNOWN = 200_000  # (URL, Accept) pairs of finished reads a process answers before any view
+
+_known: OrderedDict[tuple[str, str], tuple[str, dict]] = OrderedDict()  # -> (ETag, headers)
+_KNOWN_HEADERS = ("Content-Type", "Content-Disposition", "Cache-Control", "ETag", "Allow", "Vary")
+
+
+class FinishedReadsMiddleware:
+    """A finished match's read answered before the view: a 304 to a client that holds it, the
+    body from this process's memory to one that does not (docs/caching.md, "Before the view").
+
+    The innermost middleware: every other one (security headers, sessions, CSRF, frames) runs
+    around it as around a view. On the way out it remembers each finished read a view answered
+    (a 200 with ``FINISHED_CACHE_CONTROL`` and an ETag, varying at most with Accept): its URL,
+    Accept header, ETag and headers. The same GET again skips URL resolving, authentication,
+    the rate limits and the view: the bytes are the same for every reader for ever (public for a
+    day to any cache in between already). Such an answer is not counted by the rate limits,
+    as a 304 is not counted by GitHub's API: it costs less than counting it would."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method != "GET":
+            return self.get_response(request)
+        key = (request.build_absolute_uri(), request.META.get("HTTP_ACCEPT", ""))
+        with _finished_lock:
+            known = _known.get(key)
+        if known is not None and (answer := _known_answer(request, *known)) is not None:
+            return answer
+        response = self.get_response(request)
+        if (response.status_code == 200 and response.get("Cache-Control") == FINISHED_CACHE_CONTROL
+                and response.has_header("ETag") and response.get("Vary", "Accept") in ("Accept", "")
+                and not response.streaming):
+            headers = {name: response[name] for name in _KNOWN_HEADERS if response.has_header(name)}
+            with _finished_lock:
+                _known[key] = (response["ETag"], headers)
+                _known.move_to_end(key)
+                while len(_known) > MEMORY_KNOWN:
+                    _known.popitem(last=False)
+        return response
+
+
+def _known_answer(request, etag: str, headers: dict) -> HttpResponse | None:
+    """The answer to a finished read remembered under ``etag``: a 304 if the client holds it, the
+    body if this process still keeps it (else None: the view answers)."""
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+        for name, value in headers.items():
+            if name not in ("Content-Type", "Content-Disposition"):
+                response[name] = value
+        patch_vary_headers(response, ("Cookie",))
+        return response
+    key = _body_key(etag)
+    with _finished_lock:
+        entry = _bodies.get(key)
+        if entry is None:
+            return None
+        _bodies.move_to_end(key)
+    response = HttpResponse(entry[1])
+    for name, value in headers.items():
+        response[name] = value
+    # The view's answer varies with the cookie too (DRF's authentication read the session; the
+    # session middleware said so): the same headers here, though the bytes are everyone's.
+    patch_vary_headers(response, ("Cookie",))
+    return response
 
 
 def live_step_tail_key(request, match: Match) -> str | None:

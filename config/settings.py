@@ -60,6 +60,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost: a finished match's read a view answered before is answered again from memory
+    # (api/caching.py, docs/caching.md), with every middleware above still around it.
+    "api.caching.FinishedReadsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

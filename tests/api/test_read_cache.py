@@ -43,6 +43,7 @@ def forget():
         cache.clear()
     with caching._finished_lock:
         caching._finished.clear()
+        caching._known.clear()
         caching._bodies.clear()
         caching._bodies_size = 0
     cursors.forget()
@@ -116,6 +117,32 @@ def test_a_reader_stepping_on_is_served_from_the_fold_the_last_read_left(ended):
         jumped = reader.get(url(ended, "steps/3/?seat=1"))
     forget()
     assert len(queries) == 2 and jumped.content == client_for().get(url(ended, "steps/3/?seat=1")).content
+
+
+def test_a_finished_read_served_once_is_answered_before_the_view_and_not_counted(ended, live, monkeypatch):
+    """The innermost middleware (api.caching.FinishedReadsMiddleware) answers a finished read a
+    view answered before, a 304 or the body, with the view's headers and bytes, no query and no
+    count against the rate limit; a live match's read always goes to the view and is counted."""
+    from api.throttles import AnonRateThrottle
+
+    monkeypatch.setitem(AnonRateThrottle.THROTTLE_RATES, "anon", "4/minute")
+    forget()
+    reader, step = client_for(), url(ended, "steps/5/?seat=1")
+    first = reader.get(step)  # counted: 1
+    names = ("ETag", "Cache-Control", "Content-Type", "Vary", "Allow")
+    for _ in range(6):
+        with CaptureQueriesContext(connection) as queries:
+            again = reader.get(step)
+            held = reader.get(step, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 200 and again.content == first.content and queries.captured_queries == []
+        assert {n: again.get(n) for n in names} == {n: first.get(n) for n in names}
+        assert held.status_code == 304 and held["ETag"] == first["ETag"] and not held.content
+    # the limit still counts every read that reached a view: 3 more, then a refusal
+    assert [reader.get(url(ended, f"steps/{n}/")).status_code for n in (6, 7, 8)] == [200, 200, 200]
+    assert reader.get(url(ended, "steps/9/")).status_code == 429
+    assert reader.get(url(live, "steps/1/")).status_code == 429  # a live read is never answered early
+    assert reader.get(step).content == first.content  # ... a finished one read before still is
+    assert not any(url(live, "") in key[0] for key in caching._known)
 
 
 @pytest.mark.parametrize("tail", ["events/?limit=5", "events/?after=10&limit=3", "export/"])

@@ -155,11 +155,10 @@ def _step(state: dict) -> tuple[str, int | None] | None:
             state["event_queue"] = []  # D23: all sixteen are out of the deck at once
         return None
     if state["fight"] is None:
-        hands = state["hands"]
-        # With every seat in play, holding a spell and at most three cards (or within the
+        # With every seat in play holding a spell and at most three cards (or within the
         # limits), queue_spell_draws queues nothing and over_limit finds no seat: the hands
-        # are asked here once, as both would ask them, before either is called.
-        if state["left"] or not _hands_settled(hands):
+        # in play are asked here once, as both would ask them, before either is called.
+        if not _hands_settled(_hands_in_play(state)):
             draws = state["draws"]
             before = len(draws)
             queue_spell_draws(state)
@@ -177,8 +176,7 @@ def _step(state: dict) -> tuple[str, int | None] | None:
 
 def _hands_settled(hands: list[list[str]]) -> bool:
     """Every hand holds a spell (T.3: no draw until one is due) and breaks no hand limit
-    (H.1-H.3), asked as ``queue_spell_draws`` and ``over_limit`` ask them with every seat in
-    play."""
+    (H.1-H.3), asked as ``queue_spell_draws`` and ``over_limit`` ask the hands in play."""
     for hand in hands:
         if _no_spell(hand) or (len(hand) > MAX_COLOURS and breaks_limit(hand)):
             return False
@@ -186,6 +184,15 @@ def _hands_settled(hands: list[list[str]]) -> bool:
 
 
 _no_spell = SPELLS.isdisjoint
+
+
+def _hands_in_play(state: dict) -> list[list[str]]:
+    """The hands of the seats in play (``in_play``), in seat order."""
+    hands, left = state["hands"], state["left"]
+    if not left:
+        return hands
+    gone = {entry[0] for entry in left}
+    return [hand for seat, hand in enumerate(hands) if seat not in gone]
 
 
 def _setup_step(state: dict) -> tuple[str, int | None] | None:

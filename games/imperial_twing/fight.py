@@ -451,7 +451,7 @@ def side_total(state: dict, seat: int, die, against: int) -> int:
     can have one there, or a side whose opponent gained the Cup during the fight, D30)."""
     fight = state["fight"]
     side = fight["sides"][seat]
-    riders = rules_version(state) < 3 or CUP not in state["active"][against]
+    riders = state.get("version", 2) < 3 or CUP not in state["active"][against]  # rules_version
     total = sum(map(POWER.__getitem__, side["spells"]))
     for unit in side["units"]:  # unit_power, written out
         total += POWER[unit["card"]]
@@ -488,7 +488,7 @@ def resolve(state: dict) -> list[dict]:
     """F.10-F.14: rewards, supporters, and every card back to a retinue or onto the discard
     pile; the fight becomes ``last_fight``. Returns the outcome against each defender."""
     fight = state["fight"]
-    attacker, kind = fight["attacker"], fight["kind"]
+    attacker, kind, sides = fight["attacker"], fight["kind"], fight["sides"]
     outcomes = [pair_outcome(state, d) for d in fight["defenders"]]
     for outcome in outcomes:
         defender, winner = outcome["defender"], outcome["winner"]
@@ -497,22 +497,29 @@ def resolve(state: dict) -> list[dict]:
                 gain_ornicles(state, defender, 1)  # G.7
             continue
         seat = attacker if winner == "attacker" else defender if winner == "defender" else None
-        if seat is not None and fight["sides"][seat]["mode"] == "spells":
+        if seat is not None and sides[seat]["mode"] == "spells":
             gain_ornicles(state, seat, 1)  # F.10; S.2: a shield wins no ornicle
-    settle_supporters(state, outcomes[0] if outcomes else None)
+    if fight["supporters"]:
+        settle_supporters(state, outcomes[0] if outcomes else None)
     lost_any = any(o["winner"] == "defender" for o in outcomes)
     discard = state["discard"]
-    for seat in fighters(fight):
-        side = fight["sides"][seat]
+    order = fighters(fight)
+    for seat in order:
+        side = sides[seat]
         discard += side["spells"]
         if not side["units"]:
             continue
         lost = lost_any if seat == attacker else any(
             o["defender"] == seat and o["winner"] == "attacker" for o in outcomes)
-        for card in (c for u in side["units"] for c in (u["card"], u["rider"]) if c):
-            keep = not lost or (seat == attacker and ELEMENT[card] == state["characters"][seat])
-            (state["retinues"][seat] if keep else discard).append(card)
-    last = summary(fight, outcomes)  # a new dict: the turn is added to it, not to a copy
+        keep_element = state["characters"][seat] if seat == attacker else None
+        retinue = state["retinues"][seat]
+        for unit in side["units"]:
+            for card in (unit["card"], unit["rider"]):
+                if card:
+                    keep = not lost or (keep_element is not None
+                                        and ELEMENT[card] == keep_element)
+                    (retinue if keep else discard).append(card)
+    last = final_summary(fight, order, outcomes)
     last["turn"] = state["turn"]
     state["last_fight"] = last
     state["fight"] = None
@@ -607,3 +614,22 @@ def summary(fight: dict, outcomes: list[dict]) -> dict:
             "supporters": [dict(s) for s in fight["supporters"]],
             "events": [list(e) for e in fight["events"]], "quake": fight["quake"],
             "outcomes": outcomes}
+
+
+def final_summary(fight: dict, order: list[int], outcomes: list[dict]) -> dict:
+    """``summary`` of a fight that ends now (``resolve``; ``order``: its ``fighters``): the
+    fight leaves the state at once, so its lists and dicts, which no rule changes once they
+    lie in ``last_fight`` (shared by ``clone``), are moved there instead of copied
+    (tests/games/test_imperial_twing_fast_paths.py holds it to ``summary``)."""
+    sides = {}
+    all_sides = fight["sides"]
+    for seat in order:
+        side = all_sides[seat]
+        entry = sides[str(seat)] = {"mode": side["mode"], "colour": side["colour"],
+                                    "spells": side["spells"], "units": side["units"],
+                                    "die": side["die"], "bonus": side["bonus"]}
+        if "held" in side:  # held_die
+            entry["held"] = side["held"]
+    return {"kind": fight["kind"], "number": fight["number"], "attacker": fight["attacker"],
+            "defenders": fight["defenders"], "sides": sides, "supporters": fight["supporters"],
+            "events": fight["events"], "quake": fight["quake"], "outcomes": outcomes}

@@ -15,13 +15,15 @@ steps (docs/rules/imperial-twing.md, F.1-F.15 and D15-D19):
 from __future__ import annotations
 
 from .content import (BOOTS, BRA, CARD, CATS_SET, CLOVER, CROSS, CUP, DOLL, ELEMENT, EVENT, HAT,
-                      IS_SPELL, MIROMON, POWER, PANTS, SOCKS, SPELLS, SPIRAL, SUN, TEDDY, TRAPS_SET,
-                      die_face, inverted)
+                      MIROMON, POWER, PANTS, SOCKS, SPELLS, SPELLS_OF, SPIRAL, SUN, TEDDY,
+                      TRAPS_SET, die_face, inverted)
 from .table import (cats_in_hand, gain_object, gain_ornicles, has_active, in_play, lose_ornicles,
                     move_ornicles, play_order, queue_draw, rules_version, spells_in_hand,
                     traps_in_hand)
 
 ATTACK, DUEL, ENDGAME = "attack", "duel", "endgame"
+_power, _element = POWER.__getitem__, ELEMENT.__getitem__  # looked up once, not per call
+_NONE = frozenset()
 MAX_SPELLS_IN_FIGHT = 3  # F.3: "bis zu drei Zaubersprüche desselben Elements"
 
 
@@ -122,7 +124,7 @@ def can_lay(state: dict, seat: int) -> bool:
         if colour is None:
             if not SPELLS.isdisjoint(hand):
                 return True
-        elif any(IS_SPELL[c] and ELEMENT[c] == colour for c in hand):
+        elif not SPELLS_OF.get(colour, _NONE).isdisjoint(hand):  # a spell of its colour
             return True
     retinue = state["retinues"][seat]
     if not retinue:
@@ -133,7 +135,7 @@ def can_lay(state: dict, seat: int) -> bool:
     if TEDDY in state["active"][seat] and not any(u["extra"] for u in units):
         return True  # O.2: one creature of any colour
     if mode == "shield" or sum(1 for u in units if not u["extra"]) < len(side["spells"]):
-        return colour in map(ELEMENT.__getitem__, retinue)
+        return colour in map(_element, retinue)
     return False
 
 
@@ -362,8 +364,9 @@ def window_seat(state: dict) -> int | None:
     every fighter has passed (or had nothing to play) since the last response."""
     fight = state["fight"]
     window, order = fight["window"], fighters(fight)
-    while window["quiet"] < len(order):
-        seat = order[window["at"] % len(order)]
+    count = len(order)
+    while window["quiet"] < count:
+        seat = order[window["at"] % count]
         if can_respond(state, seat):
             return seat
         window["quiet"] += 1
@@ -452,7 +455,7 @@ def side_total(state: dict, seat: int, die, against: int) -> int:
     fight = state["fight"]
     side = fight["sides"][seat]
     riders = state.get("version", 2) < 3 or CUP not in state["active"][against]  # rules_version
-    total = sum(map(POWER.__getitem__, side["spells"]))
+    total = sum(map(_power, side["spells"]))
     for unit in side["units"]:  # unit_power, written out
         total += POWER[unit["card"]]
         if riders and unit["rider"]:

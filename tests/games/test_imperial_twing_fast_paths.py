@@ -17,6 +17,10 @@ def playout_states(players: int, seed: int):
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (2, 4), (3, 5)])
 def test_can_lay_and_the_kept_lookups_equal_what_they_replace(players, seed):
+    from games.imperial_twing.content import SPELLS_OF
+    for element in ELEMENTS:
+        assert SPELLS_OF[element] == {c for c, card in CARD.items()
+                                      if card.kind == "spell" and card.element == element}
     fights = 0
     for state in playout_states(players, seed):
         gone = {entry[0] for entry in state["left"]}

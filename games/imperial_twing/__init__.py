@@ -43,6 +43,7 @@ SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=3, min_pl
 DIE = {"kind": "dice", "count": 1, "sides": DIE_SIDES}
 CHANCE_PHASES = ("characters", "deck", "objects", "events", "start_roll", "roll", "reroll",
                  "reshuffle", "event_reshuffle")
+_CHANCE_PHASE_SET = frozenset(CHANCE_PHASES)  # asked of every event: one hash, not a walk
 SETUP_STAGES = frozenset(("characters", "deck", "objects", "events"))
 ACTION_KEYS = {
     "character": {"element"}, "direction": {"direction"}, "activate": {"objects"},
@@ -120,7 +121,8 @@ def advance(state: dict) -> None:
     for _ in range(100_000):
         if (state["fight"] is not None and state["stage"] == "play" and state["end"] is None
                 and not state["draws"] and not state["event_queue"] and state["give"] is None
-                and not state["takes"] and state["players"] - len(state["left"]) > 1):
+                and not state["takes"]
+                and (not state["left"] or state["players"] - len(state["left"]) > 1)):
             step = _fight_step(state)
             if step is None:
                 after_fight(state)
@@ -155,11 +157,10 @@ def _step(state: dict) -> tuple[str, int | None] | None:
             state["event_queue"] = []  # D23: all sixteen are out of the deck at once
         return None
     if state["fight"] is None:
-        hands = state["hands"]
-        # With every seat in play, holding a spell and at most three cards (or within the
+        # With every seat in play holding a spell and at most three cards (or within the
         # limits), queue_spell_draws queues nothing and over_limit finds no seat: the hands
-        # are asked here once, as both would ask them, before either is called.
-        if state["left"] or not _hands_settled(hands):
+        # in play are asked here once, as both would ask them, before either is called.
+        if not _hands_settled(_hands_in_play(state)):
             draws = state["draws"]
             before = len(draws)
             queue_spell_draws(state)
@@ -177,8 +178,7 @@ def _step(state: dict) -> tuple[str, int | None] | None:
 
 def _hands_settled(hands: list[list[str]]) -> bool:
     """Every hand holds a spell (T.3: no draw until one is due) and breaks no hand limit
-    (H.1-H.3), asked as ``queue_spell_draws`` and ``over_limit`` ask them with every seat in
-    play."""
+    (H.1-H.3), asked as ``queue_spell_draws`` and ``over_limit`` ask the hands in play."""
     for hand in hands:
         if _no_spell(hand) or (len(hand) > MAX_COLOURS and breaks_limit(hand)):
             return False
@@ -186,6 +186,15 @@ def _hands_settled(hands: list[list[str]]) -> bool:
 
 
 _no_spell = SPELLS.isdisjoint
+
+
+def _hands_in_play(state: dict) -> list[list[str]]:
+    """The hands of the seats in play (``in_play``), in seat order."""
+    hands, left = state["hands"], state["left"]
+    if not left:
+        return hands
+    gone = {entry[0] for entry in left}
+    return [hand for seat, hand in enumerate(hands) if seat not in gone]
 
 
 def _setup_step(state: dict) -> tuple[str, int | None] | None:
@@ -494,7 +503,7 @@ def action_choices(state: dict, seat: int) -> list[dict]:
 def decision_choices(state: dict, seat: int) -> list[dict]:
     """Every action of the current decision, in a stable order ([] if ``seat`` does not act)."""
     phase = state["phase"]
-    if seat != state["actor"] or phase in CHANCE_PHASES or phase == "over":
+    if seat != state["actor"] or phase in _CHANCE_PHASE_SET or phase == "over":
         return []
     if phase == "character":
         return [{"type": "character", "element": e} for e in ELEMENTS if e not in state["characters"]]
@@ -670,7 +679,7 @@ def surely_legal(state: dict, seat: int, action: dict) -> bool:
 
 def refusal(state: dict, seat, action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
-    if state["phase"] in CHANCE_PHASES or state["phase"] == "over" or seat != state["actor"] \
+    if state["phase"] in _CHANCE_PHASE_SET or state["phase"] == "over" or seat != state["actor"] \
             or type(seat) is not int:
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
@@ -821,7 +830,7 @@ class ImperialTwing(DictRuleset):
         return (state["actor"],)
 
     def chance_spec(self, state: dict) -> dict | None:
-        return chance_spec(state) if state["phase"] in CHANCE_PHASES else None
+        return chance_spec(state) if state["phase"] in _CHANCE_PHASE_SET else None
 
     def final_scores(self, state: dict) -> list:
         return state["end"]["scores"]
@@ -833,7 +842,7 @@ class ImperialTwing(DictRuleset):
         """Ruleset.check_action without building ``next`` when ``seat`` is the one to act (a
         validation checks every action): ``refusal`` alone then decides, as it would there."""
         phase = state["phase"]
-        if type(seat) is int and seat == state["actor"] and phase not in CHANCE_PHASES \
+        if type(seat) is int and seat == state["actor"] and phase not in _CHANCE_PHASE_SET \
                 and phase != "over":
             reason = refusal(state, seat, action)
             if reason is not None:
@@ -845,7 +854,7 @@ class ImperialTwing(DictRuleset):
         """Ruleset.act_in_place (optional): ``check_action`` and ``apply_in_place`` of the
         action in one call (every action of a validation)."""
         action, phase = payload["action"], state["phase"]
-        if type(seat) is int and seat == state["actor"] and phase not in CHANCE_PHASES \
+        if type(seat) is int and seat == state["actor"] and phase not in _CHANCE_PHASE_SET \
                 and phase != "over":
             reason = refusal(state, seat, action)
             if reason is not None:

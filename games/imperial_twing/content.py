@@ -116,6 +116,11 @@ IS_CREATURE = {card.id: card.kind in ("creature", "mount") for card in PLAY_CARD
 SPELLS = frozenset(card.id for card in PLAY_CARDS if card.kind == "spell")
 CATS_SET = frozenset(card.id for card in PLAY_CARDS if card.kind == "cat")
 TRAPS_SET = frozenset(card.id for card in PLAY_CARDS if card.kind == "trap")
+# The spells of each element: "does this hand hold a spell of the side's colour?" (F.3) is one
+# C call too (``SPELLS_OF[colour].isdisjoint(hand)``).
+SPELLS_OF = {element: frozenset(card.id for card in PLAY_CARDS
+                                if card.kind == "spell" and card.element == element)
+             for element in {card.element for card in PLAY_CARDS}}
 
 
 def is_spell(card_id: str) -> bool:

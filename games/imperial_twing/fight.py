@@ -15,13 +15,15 @@ steps (docs/rules/imperial-twing.md, F.1-F.15 and D15-D19):
 from __future__ import annotations
 
 from .content import (BOOTS, BRA, CARD, CATS_SET, CLOVER, CROSS, CUP, DOLL, ELEMENT, EVENT, HAT,
-                      IS_SPELL, MIROMON, POWER, PANTS, SOCKS, SPELLS, SPIRAL, SUN, TEDDY, TRAPS_SET,
-                      die_face, inverted)
+                      MIROMON, POWER, PANTS, SOCKS, SPELLS, SPELLS_OF, SPIRAL, SUN, TEDDY,
+                      TRAPS_SET, die_face, inverted)
 from .table import (cats_in_hand, gain_object, gain_ornicles, has_active, in_play, lose_ornicles,
                     move_ornicles, play_order, queue_draw, rules_version, spells_in_hand,
                     traps_in_hand)
 
 ATTACK, DUEL, ENDGAME = "attack", "duel", "endgame"
+_power, _element = POWER.__getitem__, ELEMENT.__getitem__  # looked up once, not per call
+_NONE = frozenset()
 MAX_SPELLS_IN_FIGHT = 3  # F.3: "bis zu drei Zaubersprüche desselben Elements"
 
 
@@ -122,7 +124,7 @@ def can_lay(state: dict, seat: int) -> bool:
         if colour is None:
             if not SPELLS.isdisjoint(hand):
                 return True
-        elif any(IS_SPELL[c] and ELEMENT[c] == colour for c in hand):
+        elif not SPELLS_OF.get(colour, _NONE).isdisjoint(hand):  # a spell of its colour
             return True
     retinue = state["retinues"][seat]
     if not retinue:
@@ -133,7 +135,7 @@ def can_lay(state: dict, seat: int) -> bool:
     if TEDDY in state["active"][seat] and not any(u["extra"] for u in units):
         return True  # O.2: one creature of any colour
     if mode == "shield" or sum(1 for u in units if not u["extra"]) < len(side["spells"]):
-        return colour in map(ELEMENT.__getitem__, retinue)
+        return colour in map(_element, retinue)
     return False
 
 
@@ -362,8 +364,9 @@ def window_seat(state: dict) -> int | None:
     every fighter has passed (or had nothing to play) since the last response."""
     fight = state["fight"]
     window, order = fight["window"], fighters(fight)
-    while window["quiet"] < len(order):
-        seat = order[window["at"] % len(order)]
+    count = len(order)
+    while window["quiet"] < count:
+        seat = order[window["at"] % count]
         if can_respond(state, seat):
             return seat
         window["quiet"] += 1
@@ -451,8 +454,8 @@ def side_total(state: dict, seat: int, die, against: int) -> int:
     can have one there, or a side whose opponent gained the Cup during the fight, D30)."""
     fight = state["fight"]
     side = fight["sides"][seat]
-    riders = rules_version(state) < 3 or CUP not in state["active"][against]
-    total = sum(map(POWER.__getitem__, side["spells"]))
+    riders = state.get("version", 2) < 3 or CUP not in state["active"][against]  # rules_version
+    total = sum(map(_power, side["spells"]))
     for unit in side["units"]:  # unit_power, written out
         total += POWER[unit["card"]]
         if riders and unit["rider"]:
@@ -488,7 +491,7 @@ def resolve(state: dict) -> list[dict]:
     """F.10-F.14: rewards, supporters, and every card back to a retinue or onto the discard
     pile; the fight becomes ``last_fight``. Returns the outcome against each defender."""
     fight = state["fight"]
-    attacker, kind = fight["attacker"], fight["kind"]
+    attacker, kind, sides = fight["attacker"], fight["kind"], fight["sides"]
     outcomes = [pair_outcome(state, d) for d in fight["defenders"]]
     for outcome in outcomes:
         defender, winner = outcome["defender"], outcome["winner"]
@@ -497,22 +500,29 @@ def resolve(state: dict) -> list[dict]:
                 gain_ornicles(state, defender, 1)  # G.7
             continue
         seat = attacker if winner == "attacker" else defender if winner == "defender" else None
-        if seat is not None and fight["sides"][seat]["mode"] == "spells":
+        if seat is not None and sides[seat]["mode"] == "spells":
             gain_ornicles(state, seat, 1)  # F.10; S.2: a shield wins no ornicle
-    settle_supporters(state, outcomes[0] if outcomes else None)
+    if fight["supporters"]:
+        settle_supporters(state, outcomes[0] if outcomes else None)
     lost_any = any(o["winner"] == "defender" for o in outcomes)
     discard = state["discard"]
-    for seat in fighters(fight):
-        side = fight["sides"][seat]
+    order = fighters(fight)
+    for seat in order:
+        side = sides[seat]
         discard += side["spells"]
         if not side["units"]:
             continue
         lost = lost_any if seat == attacker else any(
             o["defender"] == seat and o["winner"] == "attacker" for o in outcomes)
-        for card in (c for u in side["units"] for c in (u["card"], u["rider"]) if c):
-            keep = not lost or (seat == attacker and ELEMENT[card] == state["characters"][seat])
-            (state["retinues"][seat] if keep else discard).append(card)
-    last = summary(fight, outcomes)  # a new dict: the turn is added to it, not to a copy
+        keep_element = state["characters"][seat] if seat == attacker else None
+        retinue = state["retinues"][seat]
+        for unit in side["units"]:
+            for card in (unit["card"], unit["rider"]):
+                if card:
+                    keep = not lost or (keep_element is not None
+                                        and ELEMENT[card] == keep_element)
+                    (retinue if keep else discard).append(card)
+    last = final_summary(fight, order, outcomes)
     last["turn"] = state["turn"]
     state["last_fight"] = last
     state["fight"] = None
@@ -607,3 +617,22 @@ def summary(fight: dict, outcomes: list[dict]) -> dict:
             "supporters": [dict(s) for s in fight["supporters"]],
             "events": [list(e) for e in fight["events"]], "quake": fight["quake"],
             "outcomes": outcomes}
+
+
+def final_summary(fight: dict, order: list[int], outcomes: list[dict]) -> dict:
+    """``summary`` of a fight that ends now (``resolve``; ``order``: its ``fighters``): the
+    fight leaves the state at once, so its lists and dicts, which no rule changes once they
+    lie in ``last_fight`` (shared by ``clone``), are moved there instead of copied
+    (tests/games/test_imperial_twing_fast_paths.py holds it to ``summary``)."""
+    sides = {}
+    all_sides = fight["sides"]
+    for seat in order:
+        side = all_sides[seat]
+        entry = sides[str(seat)] = {"mode": side["mode"], "colour": side["colour"],
+                                    "spells": side["spells"], "units": side["units"],
+                                    "die": side["die"], "bonus": side["bonus"]}
+        if "held" in side:  # held_die
+            entry["held"] = side["held"]
+    return {"kind": fight["kind"], "number": fight["number"], "attacker": fight["attacker"],
+            "defenders": fight["defenders"], "sides": sides, "supporters": fight["supporters"],
+            "events": fight["events"], "quake": fight["quake"], "outcomes": outcomes}

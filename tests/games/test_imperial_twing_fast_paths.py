@@ -17,6 +17,10 @@ def playout_states(players: int, seed: int):
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (2, 4), (3, 5)])
 def test_can_lay_and_the_kept_lookups_equal_what_they_replace(players, seed):
+    from games.imperial_twing.content import SPELLS_OF
+    for element in ELEMENTS:
+        assert SPELLS_OF[element] == {c for c, card in CARD.items()
+                                      if card.kind == "spell" and card.element == element}
     fights = 0
     for state in playout_states(players, seed):
         gone = {entry[0] for entry in state["left"]}
@@ -214,25 +218,93 @@ def test_advance_with_its_fight_shortcut_applies_as_step_by_step(players, seed):
     assert rolls > 10
 
 
-@pytest.mark.parametrize("players,seed", [(2, 51), (3, 52), (4, 53)])
+@pytest.mark.parametrize("players,seed", [(2, 51), (3, 52), (4, 53), (4, 54)])
 def test_settled_hands_queue_no_draw_and_break_no_limit(players, seed):
     """``_step`` asks ``_hands_settled`` (every seat in play) before ``queue_spell_draws`` and
     ``over_limit`` and calls neither when it says True: then the first queues no draw and the
     second finds no seat (False only sends the step to them, as before)."""
     import games.imperial_twing as it
     from games.imperial_twing.table import over_limit, queue_spell_draws
-    settled = unsettled = 0
+    settled = unsettled = settled_with_left = 0
     for state in playout_states(players, seed):
-        if state["left"]:
-            continue
+        gone = {entry[0] for entry in state["left"]}
+        assert it._hands_in_play(state) == [state["hands"][s] for s in range(players)
+                                            if s not in gone]
         before = len(state["draws"])
         queue_spell_draws(state)
         queued = len(state["draws"]) > before
         del state["draws"][before:]
         quiet = not queued and over_limit(state) is None
-        if it._hands_settled(state["hands"]):
+        if it._hands_settled(it._hands_in_play(state)):
             assert quiet
             settled += 1
+            settled_with_left += bool(gone)
         else:
             unsettled += not quiet
     assert settled > 50 and unsettled > 5
+    if players > 2:
+        assert settled_with_left > 5  # a seat left and the others' hands were asked alone
+
+
+def _resolve_by_parts(state: dict) -> list[dict]:
+    """``fight.resolve`` as it was: ``pair_outcome`` per defender, ``settle_supporters`` always
+    called, every unit's cards walked by a generator and ``summary``'s copies."""
+    from games.imperial_twing.content import ELEMENT
+    f = state["fight"]
+    attacker, kind = f["attacker"], f["kind"]
+    outcomes = [fight.pair_outcome(state, d) for d in f["defenders"]]
+    for outcome in outcomes:
+        defender, winner = outcome["defender"], outcome["winner"]
+        if kind == fight.ENDGAME:
+            if winner == "defender":
+                fight.gain_ornicles(state, defender, 1)
+            continue
+        seat = attacker if winner == "attacker" else defender if winner == "defender" else None
+        if seat is not None and f["sides"][seat]["mode"] == "spells":
+            fight.gain_ornicles(state, seat, 1)
+    fight.settle_supporters(state, outcomes[0] if outcomes else None)
+    lost_any = any(o["winner"] == "defender" for o in outcomes)
+    discard = state["discard"]
+    for seat in fight.fighters(f):
+        side = f["sides"][seat]
+        discard += side["spells"]
+        if not side["units"]:
+            continue
+        lost = lost_any if seat == attacker else any(
+            o["defender"] == seat and o["winner"] == "attacker" for o in outcomes)
+        for card in (c for u in side["units"] for c in (u["card"], u["rider"]) if c):
+            keep = not lost or (seat == attacker and ELEMENT[card] == state["characters"][seat])
+            (state["retinues"][seat] if keep else discard).append(card)
+    last = fight.summary(f, outcomes)
+    last["turn"] = state["turn"]
+    state["last_fight"] = last
+    state["fight"] = None
+    return outcomes
+
+
+@pytest.mark.parametrize("players,seed", [(2, 61), (3, 62), (4, 63), (3, 64), (4, 65)])
+def test_resolve_and_its_moved_summary_equal_the_resolve_by_parts(players, seed):
+    """F.10-F.14: ``resolve`` (supporters settled only when there are any, the units' cards
+    walked in loops, the fight's lists moved into ``last_fight`` by ``final_summary``) leaves
+    every state with a fight, at every step of it, as ``_resolve_by_parts`` does, and
+    ``final_summary`` says what ``summary`` says; the state the fight was cloned from keeps
+    its fight as it was."""
+    import copy
+    import json
+
+    import games.imperial_twing as it
+    resolved = supported = 0
+    for state in playout_states(players, seed):
+        f = state["fight"]
+        if f is None:
+            continue
+        outcomes = [fight.pair_outcome(state, d) for d in f["defenders"]]
+        assert fight.final_summary(f, fight.fighters(f), outcomes) == fight.summary(f, outcomes)
+        before = copy.deepcopy(state)
+        fast, slow = it.clone(state), it.clone(state)
+        assert fight.resolve(fast) == _resolve_by_parts(slow)
+        assert json.dumps(fast, sort_keys=True) == json.dumps(slow, sort_keys=True)
+        assert state == before
+        resolved += 1
+        supported += bool(f["supporters"])
+    assert resolved > 50 and (players < 3 or supported > 0)

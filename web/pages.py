@@ -438,8 +438,7 @@ def match_page(request, match_id):
             "perspective": perspective, "step": step, "events": _steps(head),
             "page_frames": PAGE_FRAMES, "poll_ms": LIVE_POLL_MS, "cards": _card_catalogue(match),
             "frames_url": f"{reverse('match-frames', args=[match.pk])}?v={FRAMES_FORMAT}",
-            "first_page": match_frames(match=match, perspective=perspective,
-                                       first=step // PAGE_FRAMES * PAGE_FRAMES)}
+            "first_page": _first_page(match, head, perspective, step // PAGE_FRAMES * PAGE_FRAMES)}
     if playing is not None:
         data["play"] = _play_data(request, match, playing)
     tournament = Tournament.objects.filter(pairings__pairing_games__match=match).first()
@@ -468,6 +467,34 @@ def _frames_etag(match: Match, head: dict | None, perspective: str, first: int, 
     """Names a page of frames: its match's head (the log's last hash) and what was asked for."""
     key = f"{FRAMES_FORMAT} {match.pk} {head and head['hash']} {match.status} {perspective} {first} {count}"
     return f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
+
+
+FRAMES_ENVELOPE = ("match", "perspective", "status", "result", "events")
+
+
+def _frames_response(match: Match, head: dict | None, perspective: str, first: int, count: int, *,
+                     store_as: str | None) -> JsonResponse:
+    """frames.json's body for a page (match_frames in its envelope), kept under ``store_as``
+    (a finished match's ETag) for every later reader."""
+    page = match_frames(match=match, perspective=perspective, first=first, count=count)
+    response = JsonResponse({"match": str(match.id), "perspective": perspective, "status": match.status,
+                             "result": match.result, "events": _steps(head), **page},
+                            json_dumps_params={"separators": (",", ":")})
+    if store_as is not None:
+        store(store_as, response)
+    return response
+
+
+def _first_page(match: Match, head: dict | None, perspective: str, first: int) -> dict:
+    """The viewer page's page of frames: a finished match's from frames.json's cached body of the
+    same page (written if missing), so opening a replay folds it at most once for everyone; a
+    live match's computed."""
+    if match.status == Match.Status.RUNNING:
+        return match_frames(match=match, perspective=perspective, first=first)
+    etag = _frames_etag(match, head, perspective, first, PAGE_FRAMES)
+    response = stored_response(etag) or _frames_response(match, head, perspective, first, PAGE_FRAMES,
+                                                          store_as=etag)
+    return {key: value for key, value in json.loads(response.content).items() if key not in FRAMES_ENVELOPE}
 
 
 def match_frames_json(request, match_id):
@@ -506,13 +533,7 @@ def match_frames_json(request, match_id):
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response = HttpResponseNotModified()
     elif not finished or (response := stored_response(etag)) is None:
-        page = match_frames(match=match, perspective=perspective, first=first, count=count)
-        response = JsonResponse({"match": str(match.id), "perspective": perspective,
-                                 "status": match.status, "result": match.result,
-                                 "events": _steps(head), **page},
-                                json_dumps_params={"separators": (",", ":")})
-        if finished:
-            store(etag, response)
+        response = _frames_response(match, head, perspective, first, count, store_as=etag if finished else None)
     response["ETag"] = etag
     response["Cache-Control"] = (LIVE_CACHE_CONTROL if match.status == Match.Status.RUNNING
                                  else FINISHED_CACHE_CONTROL)

@@ -368,3 +368,35 @@ def test_it_links_every_match_of_a_tournament(db):
         assert f"seed {entry.seed}</tspan>" in html
     assert "#</tspan>" not in html and not re.search(r">#\d+</tspan>", html)
     assert "<svg" in html and "Standings" in html
+
+
+def test_the_viewer_page_of_a_finished_match_takes_its_frames_from_frames_json_cached_page(finished_sorcado):
+    """Opening a finished replay folds its page of frames at most once for everyone: the page
+    carries the frames.json body of the same page (written by the first opening if missing),
+    equal to a fresh fold's frames, and frames.json then serves that very page from memory."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from api import caching
+
+    cache.clear()
+    with caching._finished_lock:
+        caching._finished.clear(), caching._known.clear(), caching._bodies.clear()
+        caching._bodies_size = 0
+    events = match_event_count(match=finished_sorcado)
+    step = min(events - 1, PAGE_FRAMES + 7)
+    first = step // PAGE_FRAMES * PAGE_FRAMES
+    for seat in ("public", "1"):
+        opened = _page_data(_client().get(f"/matches/{finished_sorcado.pk}/?step={step}&seat={seat}"))
+        fresh = match_frames(match=finished_sorcado, perspective=seat, first=first)
+        assert opened["first_page"] == json.loads(json.dumps(fresh)) and opened["step"] == step
+        with CaptureQueriesContext(connection) as queries:
+            again = _page_data(_client().get(f"/matches/{finished_sorcado.pk}/?step={step}&seat={seat}"))
+        assert again["first_page"] == opened["first_page"]
+        assert not any("replays_snapshot" in q["sql"] for q in queries)  # no fold the second time
+        with CaptureQueriesContext(connection) as queries:
+            page = _client().get(f"/matches/{finished_sorcado.pk}/frames.json?seat={seat}&from={first}")
+        assert page.status_code == 200 and len(queries) <= 1  # the match with its head, the first time
+        assert not any("replays_snapshot" in q["sql"] for q in queries)  # no fold
+        assert {k: v for k, v in page.json().items() if k in ("from", "base", "frames")} == opened["first_page"]

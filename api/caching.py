@@ -222,13 +222,15 @@ class FinishedReadsMiddleware:
     Accept header, ETag and headers. The same GET again skips URL resolving, authentication,
     the rate limits and the view: the bytes are the same for every reader for ever (public for a
     day to any cache in between already). Such an answer is not counted by the rate limits,
-    as a 304 is not counted by GitHub's API: it costs less than counting it would."""
+    as a 304 is not counted by GitHub's API: it costs less than counting it would. A request
+    with an Authorization header always goes to the view, which checks the token."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.method != "GET":
+        if request.method != "GET" or "HTTP_AUTHORIZATION" in request.META:
+            # a token is checked by the view (a bad one is a 401 there, whatever is read)
             return self.get_response(request)
         key = (request.build_absolute_uri(), request.META.get("HTTP_ACCEPT", ""))
         with _finished_lock:

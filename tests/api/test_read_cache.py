@@ -143,6 +143,8 @@ def test_a_finished_read_served_once_is_answered_before_the_view_and_not_counted
     assert reader.get(url(live, "steps/1/")).status_code == 429  # a live read is never answered early
     assert reader.get(step).content == first.content  # ... a finished one read before still is
     assert not any(url(live, "") in key[0] for key in caching._known)
+    # a token is always checked by the view: a bad one is refused, whatever the read
+    assert reader.get(step, HTTP_AUTHORIZATION="Bearer nosuch.token").status_code == 401
 
 
 @pytest.mark.parametrize("tail", ["events/?limit=5", "events/?after=10&limit=3", "export/"])

@@ -24,7 +24,7 @@ from .models import Match
 from .selectors import match_records, match_step
 
 CURSORS = 64  # cursors a process keeps (each one folded state and its events read ahead)
-AHEAD = 50  # events read past the step asked for, for the reads that follow it
+AHEAD = 20  # events read past the step asked for, for the reads that follow it (a cold read pays for them)
 
 _cursors: OrderedDict[tuple[str, int], tuple[Folder, list[dict]]] = OrderedDict()
 _lock = threading.Lock()

@@ -206,24 +206,27 @@ def store(etag: str | None, response: HttpResponse, *, live: bool = False, heade
         _remember_body(_body_key(etag), entry)
 
 
-MEMORY_KNOWN = 200_000  # (URL, Accept) pairs of finished reads a process answers before any view
+MEMORY_KNOWN = 200_000  # (URL, Accept) pairs of reads a process answers before any view
 
-_known: OrderedDict[tuple[str, str], tuple[str, dict]] = OrderedDict()  # -> (ETag, headers)
+# (URL, Accept) -> ("finished", ETag, headers) or ("generation", (scopes, body key, media type), headers)
+_known: OrderedDict[tuple[str, str], tuple[str, object, dict]] = OrderedDict()
 _KNOWN_HEADERS = ("Content-Type", "Content-Disposition", "Cache-Control", "ETag", "Allow", "Vary")
 
 
 class FinishedReadsMiddleware:
-    """A finished match's read answered before the view: a 304 to a client that holds it, the
-    body from this process's memory to one that does not (docs/caching.md, "Before the view").
+    """Reads that are the same bytes for every reader, answered before the view: a finished
+    match's (a 304 to a client that holds it, else the body from this process's memory) and a
+    generation-cached one's (standings, brackets, leaderboards: a 304 or the body, after the one
+    cache read the view makes too). docs/caching.md, "Before the view".
 
     The innermost middleware: every other one (security headers, sessions, CSRF, frames) runs
-    around it as around a view. On the way out it remembers each finished read a view answered
-    (a 200 with ``FINISHED_CACHE_CONTROL`` and an ETag, varying at most with Accept): its URL,
-    Accept header, ETag and headers. The same GET again skips URL resolving, authentication,
-    the rate limits and the view: the bytes are the same for every reader for ever (public for a
-    day to any cache in between already). Such an answer is not counted by the rate limits,
-    as a 304 is not counted by GitHub's API: it costs less than counting it would. A request
-    with an Authorization header always goes to the view, which checks the token."""
+    around it as around a view. On the way out it remembers each such read a view answered:
+    a finished one (a 200 with ``FINISHED_CACHE_CONTROL`` and an ETag, varying at most with
+    Accept) by its ETag and headers, a generation-cached one by what the view looked it up
+    under (``arena_generation``). The same GET again skips URL resolving, authentication, the
+    rate limits and the view. Such an answer is not counted by the rate limits, as a 304 is not
+    counted by GitHub's API: it costs less than counting it would. A request with an
+    Authorization header always goes to the view, which checks the token."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -238,39 +241,51 @@ class FinishedReadsMiddleware:
         if known is not None and (answer := _known_answer(request, *known)) is not None:
             return answer
         response = self.get_response(request)
+        remembered = None
         if (response.status_code == 200 and response.get("Cache-Control") == FINISHED_CACHE_CONTROL
                 and response.has_header("ETag") and response.get("Vary", "Accept") in ("Accept", "")
                 and not response.streaming):
+            remembered = ("finished", response["ETag"])
+        elif response.status_code in (200, 304) and getattr(response, "arena_generation", None):
+            remembered = ("generation", response.arena_generation)
+        if remembered is not None:
             headers = {name: response[name] for name in _KNOWN_HEADERS if response.has_header(name)}
             with _finished_lock:
-                _known[key] = (response["ETag"], headers)
+                _known[key] = (*remembered, headers)
                 _known.move_to_end(key)
                 while len(_known) > MEMORY_KNOWN:
                     _known.popitem(last=False)
         return response
 
 
-def _known_answer(request, etag: str, headers: dict) -> HttpResponse | None:
-    """The answer to a finished read remembered under ``etag``: a 304 if the client holds it, the
-    body if this process still keeps it (else None: the view answers)."""
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+def _known_answer(request, kind: str, what, headers: dict) -> HttpResponse | None:
+    """The answer to a read remembered as ``kind`` (see FinishedReadsMiddleware), or None when
+    the view must answer: a finished body no longer in this process's memory, a generation
+    whose copy is missing or stale. Headers are the view's (with the cookie in Vary: DRF's
+    authentication read the session there, and the session middleware said so)."""
+    if kind == "generation":
+        scopes, body_key, media_type = what
+        _, _, response = _generation_lookup(request, list(scopes), body_key, media_type)
+        if response is None:
+            return None
+        for name in ("Allow", "Vary"):
+            if name in headers:
+                response[name] = headers[name]
+    elif what in parse_etags(request.headers.get("If-None-Match", "")):
         response = HttpResponseNotModified()
         for name, value in headers.items():
             if name not in ("Content-Type", "Content-Disposition"):
                 response[name] = value
-        patch_vary_headers(response, ("Cookie",))
-        return response
-    key = _body_key(etag)
-    with _finished_lock:
-        entry = _bodies.get(key)
-        if entry is None:
-            return None
-        _bodies.move_to_end(key)
-    response = HttpResponse(entry[1])
-    for name, value in headers.items():
-        response[name] = value
-    # The view's answer varies with the cookie too (DRF's authentication read the session; the
-    # session middleware said so): the same headers here, though the bytes are everyone's.
+    else:
+        body_key = _body_key(what)
+        with _finished_lock:
+            entry = _bodies.get(body_key)
+            if entry is None:
+                return None
+            _bodies.move_to_end(body_key)
+        response = HttpResponse(entry[1])
+        for name, value in headers.items():
+            response[name] = value
     patch_vary_headers(response, ("Cookie",))
     return response
 
@@ -303,27 +318,39 @@ def live_step_response(request, key: str, head: dict, compute_tail) -> HttpRespo
     return HttpResponse(json_bytes(head)[:-1] + b"," + tail[1:], content_type=_representation(request))
 
 
+def _generation_lookup(request, scopes: list[str], body_key: str, media_type: str):
+    """(the scopes' tokens, the etag, the stored answer or None) of a generation-cached read,
+    from one cache read: the tokens and the copy together."""
+    found = cache.get_many([*(GENERATION_PREFIX + scope for scope in scopes), body_key])
+    generations = generations_of(scopes, found)
+    etag = _tag(FORMAT, " ".join(scopes), *generations, request.build_absolute_uri(), media_type)
+    if (unchanged := not_modified(request, etag, GENERATION_CACHE_CONTROL)) is not None:
+        return generations, etag, unchanged
+    entry = found.get(body_key)
+    if entry is not None and entry[0] == generations:
+        return generations, etag, tagged(_response_of(entry[1:]), etag, GENERATION_CACHE_CONTROL)
+    return generations, etag, None
+
+
 def generation_cached(view, request, scopes: list[str], compute):
     """The response of ``compute()`` (a DRF Response) for this URL, rendered once per generation
     of ``scopes`` (replays/generations.py) and served from the cache until a write replaces one
-    of them; tagged with those generations, so a revalidation is a 304 without a query."""
+    of them; tagged with those generations, so a revalidation is a 304 without a query. The
+    copy is stored under the tokens read before it was computed: a write meanwhile replaced
+    them, so it is never served. The answer names what it was looked up under
+    (``arena_generation``), for FinishedReadsMiddleware to answer the same GET before the view."""
     media_type = _representation(request)
     if media_type is None:
         return compute()
     where = " ".join(scopes)
     body_key = f"generation-read:{hashlib.sha256(f'{FORMAT} {where} {request.build_absolute_uri()} {media_type}'.encode()).hexdigest()[:32]}"
-    keys = [GENERATION_PREFIX + scope for scope in scopes]
-    found = cache.get_many([*keys, body_key])
-    generations = generations_of(scopes, found)
-    etag = _tag(FORMAT, where, *generations, request.build_absolute_uri(), media_type)
-    if (unchanged := not_modified(request, etag, GENERATION_CACHE_CONTROL)) is not None:
-        return unchanged
-    entry = found.get(body_key)
-    if entry is not None and entry[0] == generations:
-        return tagged(_response_of(entry[1:]), etag, GENERATION_CACHE_CONTROL)
-    answer = compute()
-    if answer.status_code != 200:
-        return answer
-    response = HttpResponse(json_bytes(answer.data), content_type=media_type)
-    cache.set(body_key, (generations, response["Content-Type"], response.content, {}), GENERATION_TIMEOUT)
-    return tagged(response, etag, GENERATION_CACHE_CONTROL)
+    generations, etag, stored = _generation_lookup(request, scopes, body_key, media_type)
+    if stored is None:
+        answer = compute()
+        if answer.status_code != 200:
+            return answer
+        stored = HttpResponse(json_bytes(answer.data), content_type=media_type)
+        cache.set(body_key, (generations, stored["Content-Type"], stored.content, {}), GENERATION_TIMEOUT)
+        stored = tagged(stored, etag, GENERATION_CACHE_CONTROL)
+    stored.arena_generation = (tuple(scopes), body_key, media_type)
+    return stored

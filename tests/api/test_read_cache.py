@@ -271,6 +271,34 @@ def test_standings_are_computed_once_per_change_and_a_correction_is_seen_at_once
     assert client_for().get(path).content == after.content  # as a fresh computation has it
 
 
+def test_standings_read_again_are_answered_before_the_view_until_a_change(cup, organiser_user, monkeypatch):
+    """Generation-cached reads are answered by FinishedReadsMiddleware too once a view answered
+    them: the view's bytes and headers, not counted by the rate limit; a change is seen at once
+    (the middleware makes the view's own cache read of the tokens and the copy)."""
+    from api.throttles import AnonRateThrottle
+    from tournaments.models import Entry
+
+    monkeypatch.setitem(AnonRateThrottle.THROTTLE_RATES, "anon", "3/minute")
+    forget()
+    reader, path = client_for(), f"/api/tournaments/{cup.pk}/standings/"
+    before = reader.get(path)  # counted: 1
+    names = ("ETag", "Cache-Control", "Content-Type", "Vary", "Allow")
+    for _ in range(5):
+        again = reader.get(path)
+        assert again.status_code == 200 and again.content == before.content
+        assert {n: again.get(n) for n in names} == {n: before.get(n) for n in names}
+        assert reader.get(path, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 304
+    leader = before.json()["results"][0]["entry"]
+    correction_record(tournament=cup, kind="disqualify", reason="tests: a late disqualification",
+                      entry=Entry.objects.get(pk=leader), created_by=organiser_user)
+    after = reader.get(path)  # the copy is stale: the view computes it (counted: 2)
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert {row["entry"]: row for row in after.json()["results"]}[leader]["disqualified"] is True
+    assert reader.get(f"/api/tournaments/{cup.pk}/bracket/").status_code == 200  # counted: 3
+    assert reader.get(f"/api/tournaments/{cup.pk}/rounds/").status_code == 429  # never cached: the view
+    assert reader.get(path).content == after.content  # read again: before the view, not refused
+
+
 def test_a_match_end_changes_the_cached_bracket(cup):
     from tournaments.models import PairingGame
 

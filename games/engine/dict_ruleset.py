@@ -105,6 +105,16 @@ class DictRuleset(Ruleset):
 
     short = staticmethod(short_text)  # a value in a reason
 
+    # Does the class override ``before_event`` or ``after_event``? Decided once per class
+    # (``__init_subclass__``): ``apply_in_place`` skips the shared no-op hooks of a class that
+    # keeps both (every event of a fold paid two calls for nothing).
+    _event_hooks: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._event_hooks = (cls.before_event is not DictRuleset.before_event
+                            or cls.after_event is not DictRuleset.after_event)
+
     # -- the contract -----------------------------------------------------------------------
     def setup(self, players: int, options=None) -> dict:
         """Options from JSON (or as given, built already: ``built_options``) checked, then
@@ -154,17 +164,20 @@ class DictRuleset(Ruleset):
     def apply_in_place(self, state: dict, event: Event) -> dict:
         """``apply`` without the copy (Ruleset.apply_in_place): the rules change the state they
         are given, so a fold that owns its state (a search's playout) hands it over as it is."""
-        self.before_event(state)
+        hooks = self._event_hooks
+        if hooks:
+            self.before_event(state)
         kind = event.kind
-        if kind == "forfeit":
-            self.forfeit(state, forfeiting_seat(state["players"], event.seat))
+        if kind == "action":  # the most frequent kind asked first
+            self.decide(state, event.seat, event.payload.get("action"))
         elif kind == "chance":
             self.chance_outcome(state, chance.due_outcome(self.next(state), event.payload))
-        elif kind == "action":
-            self.decide(state, event.seat, event.payload.get("action"))
+        elif kind == "forfeit":
+            self.forfeit(state, forfeiting_seat(state["players"], event.seat))
         else:
             raise IllegalAction(f"an engine never sees {self.short(kind)} events")
-        self.after_event(state)
+        if hooks:
+            self.after_event(state)
         return state
 
     def view(self, state: dict, seat: int | None) -> dict:

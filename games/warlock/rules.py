@@ -27,6 +27,7 @@ from .duel import (act_conjure, act_influence, act_redirect, act_return, act_war
 SIMULTANEOUS = ("decide", "attack", "defend")
 DECISIONS = SIMULTANEOUS + ("pick", "swap", "return", "learn", "conjure", "influence",
                             "redirect", "ward")
+_SIMULTANEOUS, _DECISIONS = frozenset(SIMULTANEOUS), frozenset(DECISIONS)  # for ``in``
 
 
 # -- the task interpreter ---------------------------------------------------------------------
@@ -50,7 +51,7 @@ def run(state: dict) -> None:
             return
         task = tasks[0]
         kind_ = task["kind"]
-        if kind_ in DECISIONS:
+        if kind_ in _DECISIONS:
             if prepare_decision(state, task):
                 return
             continue
@@ -78,9 +79,12 @@ def _broke_in_limbo(state: dict) -> bool:
 
 def prepare_decision(state: dict, task: dict) -> bool:
     """True if the decision stands; False if it was dropped (its seat left or has no choice)."""
-    if task["kind"] in SIMULTANEOUS:
-        out = state["out"]
-        task["seats"] = seats = [s for s in task["seats"] if not out[s]]
+    if task["kind"] in _SIMULTANEOUS:
+        out, seats = state["out"], task["seats"]
+        for s in seats:
+            if out[s]:  # the seats that left drop out (a new list only then)
+                task["seats"] = seats = [s for s in seats if not out[s]]
+                break
         if seats:
             choices = state["choices"]
             for s in seats:
@@ -128,9 +132,9 @@ def acting_seats(state: dict) -> list[int]:
     if is_over(state) or not state["tasks"] or state["owed"] and not state["deck"]:
         return []
     task = state["tasks"][0]
-    if task["kind"] in SIMULTANEOUS:
+    if task["kind"] in _SIMULTANEOUS:
         return [s for s in task["seats"] if str(s) not in state["choices"]]
-    if task["kind"] in DECISIONS:
+    if task["kind"] in _DECISIONS:
         return [task["seat"]]
     return []
 
@@ -138,7 +142,7 @@ def acting_seats(state: dict) -> list[int]:
 def decide(state: dict, seat: int, action: dict) -> None:
     """A checked decision of ``seat``: kept secret until all have chosen, or carried out."""
     task = state["tasks"][0]
-    if task["kind"] in SIMULTANEOUS:
+    if task["kind"] in _SIMULTANEOUS:
         state["choices"][str(seat)] = action
     else:
         state["tasks"].pop(0)
@@ -146,10 +150,45 @@ def decide(state: dict, seat: int, action: dict) -> None:
     run(state)
 
 
+# The decisions whose handlers read scalars of the action only (a type, a card id, a victim, a
+# choice) and keep no part of it: their action needs no copy (``decide_copy``).
+_READ_ONLY = frozenset(("pick", "swap", "learn", "return", "influence", "redirect"))
+
+
 def decide_copy(state: dict, seat: int, action) -> None:
     """``decide`` of a copy of the action (``core.copy_action``): what ``Warlock.decide`` is (an
     event, a record or a search's stored move must not change with a state that may keep parts
-    of it)."""
+    of it), in one call. Copied only where the state may keep it (a secret choice, a conjured
+    or warding play); a choice that leaves another seat of the decision still to choose, on a
+    state ``run`` has prepared (no card owed, nobody broke in limbo, every seat of the
+    decision in the game), ends there, as ``run`` would. ``decide_copy_as_it_was`` is the
+    code this stands for (tests/games/test_warlock_fast_paths.py holds the two alike)."""
+    task = state["tasks"][0]
+    kind_ = task["kind"]
+    if kind_ in _SIMULTANEOUS:
+        choices = state["choices"]
+        choices[str(seat)] = copy_action(action)
+        if (not state["owed"] and not ("limbo" in state["role"] and _broke_in_limbo(state))
+                and state["out"].count(False) > 1):
+            out, waiting = state["out"], False
+            for s in task["seats"]:
+                if out[s]:
+                    break
+                if not waiting and str(s) not in choices:
+                    waiting = True
+            else:
+                if waiting:
+                    return
+        run(state)
+        return
+    state["tasks"].pop(0)
+    ACT[kind_](state, task, action if kind_ in _READ_ONLY else copy_action(action))
+    run(state)
+
+
+def decide_copy_as_it_was(state: dict, seat: int, action) -> None:
+    """``decide_copy`` as it was: ``decide`` of a copy of every action (the reference of
+    tests/games/test_warlock_fast_paths.py)."""
     decide(state, seat, copy_action(action))
 
 

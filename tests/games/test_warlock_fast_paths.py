@@ -235,3 +235,82 @@ def test_no_apply_changes_a_log_entry_written(players, seed):
             shared += any(e is old for e in after["log"] for old in state["log"])
             applied += 1
     assert applied > 200 and shared > 100  # the entries were shared: the check did check
+
+
+def _containers(value):
+    if isinstance(value, (list, dict)):
+        yield value
+        for inner in (value.values() if isinstance(value, dict) else value):
+            yield from _containers(inner)
+
+
+@pytest.mark.parametrize("players,seed,version", [(2, 51, 3), (3, 52, 3), (4, 53, 3),
+                                                  (5, 54, 3), (6, 55, 3), (3, 56, 2),
+                                                  (5, 57, 2)])
+def test_decide_copy_equals_the_decide_of_a_copy_it_stands_for(players, seed, version):
+    """``rules.decide_copy`` (the action copied only where the state may keep it, a choice that
+    leaves another seat to choose ending there) leaves the very state that
+    ``decide_copy_as_it_was`` (``decide`` of a copy of every action) leaves, for every legal
+    action of every acting seat on every state of random playouts, and keeps no list or dict
+    of the action it was given."""
+    from games.warlock import rules
+
+    decided = waited = uncopied = 0
+    for state in _edition_states(players, seed, version):
+        for seat in rules.acting_seats(state):
+            for action in rules.options_for(state, state["tasks"][0], seat):
+                kind_ = state["tasks"][0]["kind"]
+                fast, slow = clone_state(state), clone_state(state)
+                given = clone_state({"action": action})["action"]
+                rules.decide_copy(fast, seat, given)
+                rules.decide_copy_as_it_was(slow, seat, action)
+                assert fast == slow and list(fast) == list(slow), (kind_, seat, action)
+                assert not {id(c) for c in _containers(given)} & {
+                    id(c) for c in _containers(fast)}, (kind_, action)
+                decided += 1
+                waited += kind_ in rules.SIMULTANEOUS and fast["tasks"][:1] == state["tasks"][:1]
+                uncopied += kind_ in rules._READ_ONLY
+    assert decided > 300 and waited > 50 and uncopied > 50
+
+
+def _prepare_decision_as_it_was(state: dict, task: dict) -> bool:
+    """``rules.prepare_decision`` of a simultaneous decision as it was: the seats still in the
+    game always written as a new list."""
+    from games.warlock import rules
+
+    out = state["out"]
+    task["seats"] = seats = [s for s in task["seats"] if not out[s]]
+    if seats:
+        for s in seats:
+            if str(s) not in state["choices"]:
+                return True
+    state["tasks"].pop(0)
+    rules.REVEAL[task["kind"]](state, task)
+    return False
+
+
+@pytest.mark.parametrize("players,seed", [(3, 61), (4, 62), (6, 63)])
+def test_prepare_decision_writes_the_seats_anew_only_when_one_left(players, seed):
+    """``rules.prepare_decision`` of a simultaneous decision (its seats list rewritten only
+    when a seat left) leaves the state as the code it stands for does, on every state of
+    random playouts whose head is one, and on copies with each of its seats out."""
+    from games.warlock import rules
+
+    compared = dropped = 0
+    for state in playout_states(players, seed):
+        if not state["tasks"] or state["tasks"][0]["kind"] not in rules.SIMULTANEOUS:
+            continue
+        variants = [clone_state(state)]
+        for seat in state["tasks"][0]["seats"]:
+            variant = clone_state(state)
+            variant["out"][seat] = True
+            variants.append(variant)
+        for variant in variants:
+            fast, slow = clone_state(variant), clone_state(variant)
+            assert rules.prepare_decision(fast, fast["tasks"][0]) == \
+                _prepare_decision_as_it_was(slow, slow["tasks"][0])
+            assert fast == slow
+            compared += 1
+            dropped += fast["tasks"][0]["seats"] != variant["tasks"][0]["seats"] if (
+                fast["tasks"] and fast["tasks"][0]["kind"] in rules.SIMULTANEOUS) else 0
+    assert compared > 100 and dropped > 20

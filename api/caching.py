@@ -206,7 +206,7 @@ def store(etag: str | None, response: HttpResponse, *, live: bool = False, heade
         _remember_body(_body_key(etag), entry)
 
 
-MEMORY_KNOWN = 200_000  # (URL, Accept) pairs of reads a process answers before any view
+MEMORY_KNOWN = 50_000  # (URL, Accept) pairs of reads a process answers before any view (about 0.5 kB each)
 
 # (URL, Accept) -> ("finished", ETag, headers) or ("generation", (scopes, body key, media type), headers)
 _known: OrderedDict[tuple[str, str], tuple[str, object, dict]] = OrderedDict()

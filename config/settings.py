@@ -60,7 +60,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Innermost: a finished match's read a view answered before is answered again from memory
+    # Innermost: a read that is the same bytes for everyone (a finished match's, standings,
+    # brackets, leaderboards) that a view answered before is answered again from memory
     # (api/caching.py, docs/caching.md), with every middleware above still around it.
     "api.caching.FinishedReadsMiddleware",
 ]

@@ -316,27 +316,21 @@ def _search_routes(b: Board, kind, start: str, barred: set[str], hostile: Hostil
     return tuple(sorted(offered.values(), key=lambda r: (r[1], r[0] if r[2] else "")))
 
 
-def _offers(b: Board, kind, start: str, barred: set[str], hostile: Hostile,
-            target: str | None = None):
+def _offers(b: Board, kind, start: str, barred: set[str], hostile: Hostile):
     """The search over paths of ``_search_routes``, breadth first: yields (the hex entered
     from, the hex, hostile?) for every step a path may take into a hex it may end in, as it
     finds them (a hex may come more than once). A battle to come (``contested``: blocks of
-    two seats) is an enemy hex to every seat: a block entering it stops too. With ``target``
-    (``plain_move_listed``'s one hex) a path goes on only from hexes within the steps left of
-    it: every offer of ``target`` is still made, others may not be."""
-    if target is not None:
-        left = [_within(target, k) for k in range(kind.move + 1)]   # k steps from target
+    two seats) is an enemy hex to every seat: a block entering it stops too. ``reaches`` stops
+    at the first offer of its hex."""
     if kind.flyer:
         frontier, seen = [start], {start}
-        for round_ in range(kind.move):
+        for _ in range(kind.move):
             nxt = []
             for h in frontier:
                 for n in b.neighbours(h):
                     if n == start or (h == start and side(h, n) in barred):
                         continue
                     yield h, n, hostile(n)
-                    if target is not None and n not in left[kind.move - round_ - 1]:
-                        continue
                     if n not in seen:
                         seen.add(n)
                         nxt.append(n)
@@ -370,8 +364,6 @@ def _offers(b: Board, kind, start: str, barred: set[str], hostile: Hostile,
                         key = (n, True, False)          # 3.3: no stop while wholly on road
                     else:
                         key = (n, on_road, free)
-                    if target is not None and n not in left[limit - used - 1]:
-                        continue                        # too far from target to reach it
                     if key not in seen:
                         seen.add(key)
                         nxt.append(key)
@@ -522,4 +514,4 @@ def plain_move_listed(state: dict, seat: int, bid, to) -> bool:
     if not barred and (to in b.neighbours(start) if kind.flyer else
                        any(n == to for n, _, _, _ in land_steps(b, kind)[start])):
         return True
-    return any(n == to for _, n, _ in _offers(b, kind, start, barred, hostile, to))
+    return any(n == to for _, n, _ in _offers(b, kind, start, barred, hostile))

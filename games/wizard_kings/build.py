@@ -205,6 +205,75 @@ def options(state: dict, seat: int, only: dict | None = None) -> list[dict]:
     return result
 
 
+_SHAPES = {"recruit": frozenset(("type", "kind", "hex")), "add": frozenset(("type", "block")),
+           "disband": frozenset(("type", "block")), "combine": frozenset(("type", "from", "to")),
+           "done": frozenset(("type",))}
+
+
+@lru_cache(maxsize=None)
+def _army_counts(army: str) -> dict[str, int]:
+    """The copies of each kind of an army (``pool``'s start outside a scenario and the
+    expansion); never changed by its callers."""
+    return {k.key: k.count for k in armies()[army].kinds}
+
+
+def surely_listed(state: dict, seat: int, action: dict) -> bool:
+    """Is ``action`` (a dict with a string type, of a seat still building) surely one of
+    ``options(state, seat)``, asked of it alone? Outside setup only, for a recruit, an add, a
+    disband, a combine (their JSON: strings only) and done, by the clauses the listing walks:
+    6.2 a recruit of a kind left (``pool``) in a city of the draft's gold that pays for it,
+    with room (4.5), no wizard at a henge (6.6), ships in ports (2.38, 2.39); an add to a block
+    below its most steps in such a city, not a treasure spent (D34); 6.5 a disband of a block
+    of the draft, a combine within a hex to a block below its most steps, the giver not one
+    that received nor the taker one that gave; done (always listed after setup). False says
+    nothing: the listing decides (and explains a refusal). A validation asks this of every
+    build action: the check's candidates (``pool`` above all) were most of its time."""
+    draft = state["drafts"][str(seat)]
+    kind_ = action["type"]
+    if draft["setup"] or action.keys() != _SHAPES.get(kind_, ()):
+        return False
+    if kind_ == "done":
+        return True
+    if any(type(value) is not str for value in action.values()):
+        return False
+    blocks = draft["blocks"]
+    if kind_ == "disband":
+        return action["block"] in blocks
+    if kind_ == "combine":
+        giver, taker = blocks.get(action["from"]), blocks.get(action["to"])
+        return (giver is not None and taker is not None and action["from"] != action["to"]
+                and giver["hex"] == taker["hex"] and action["from"] not in draft["got"]
+                and action["to"] not in draft["gave"]
+                and taker["steps"] < kind_of(taker["kind"]).max)
+    if kind_ == "add":
+        blk = blocks.get(action["block"])
+        if blk is None or blk["hex"] not in draft["gold"] or action["block"] in draft["spent"]:
+            return False
+        k = kind_of(blk["kind"])
+        return blk["steps"] < k.max and k.cost <= draft["gold"][blk["hex"]]
+    hex_, kind = action["hex"], action["kind"]
+    purse = draft["gold"].get(hex_)
+    if purse is None:
+        return False
+    army = state["armies"][seat]
+    if army is None:
+        return False
+    if state["options"].get("expansion"):
+        left = pool(state, seat, blocks).get(kind, 0)
+    else:                                               # ``pool`` of that kind alone
+        left = _army_counts(army).get(kind, 0) - state["dead"][seat].count(kind)
+    if left <= 0:
+        return False
+    here = 0
+    for blk in blocks.values():
+        here += blk["hex"] == hex_
+        left -= blk["kind"] == kind and blk["owner"] == seat
+    k, b = kind_of(kind), board(state)
+    return (left > 0 and k.cost <= purse and here + 1 <= b.stack_limit(hex_)
+            and not (k.wizard and hex_ in b.henges)
+            and (not k.traits & _SHIPS or is_port(b, hex_)))
+
+
 def _spends(draft: dict) -> list[dict]:
     """D30: the treasures of the draft that may be spent (in a city with gold, not bought)."""
     return [{"type": "spend", "block": bid} for bid, blk in sorted(draft["blocks"].items())

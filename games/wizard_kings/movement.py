@@ -92,13 +92,18 @@ def land_steps(b: Board, kind) -> dict[str, tuple]:
     land but a waterfall), roads (3.3: no help to water blocks), the stop terrains (4.3). The
     search over paths (``destinations``) runs once a block and a state, many times a move;
     these facts depend only on the board and the kind's traits, so they are worked out once."""
-    water = "water" in kind.traits
-    profile = (water, kind.native("swamp"), kind.native("mountain"), "hero" in kind.traits,
-               *(kind.native(t) for t in STOP_TERRAIN))
+    profile = _PROFILES.get(kind.traits)
+    if profile is None:                                 # what the steps depend on: traits
+        profile = _PROFILES[kind.traits] = (
+            "water" in kind.traits, kind.native("swamp"), kind.native("mountain"),
+            "hero" in kind.traits, *(kind.native(t) for t in STOP_TERRAIN))
     table = b._steps.get(profile)
     if table is None:
-        table = b._steps[profile] = {h: _steps_from(b, kind, h, water) for h in b.terrain}
+        table = b._steps[profile] = {h: _steps_from(b, kind, h, profile[0]) for h in b.terrain}
     return table
+
+
+_PROFILES: dict[frozenset, tuple] = {}  # land_steps' profile by a kind's traits (asked a step)
 
 
 def _steps_from(b: Board, kind, h: str, water: bool) -> tuple:
@@ -334,6 +339,7 @@ def _offers(b: Board, kind, start: str, barred: set[str], hostile: Hostile):
         # breadth first over (hex, wholly on road so far, may still leave the road): the first
         # visit of such a state is the one with the fewest hexes used
         steps = land_steps(b, kind)
+        known = hostile.hexes                           # hostile(n), without a call if known
         frontier = [(start, True, True)]
         seen = {(start, True, True)}
         limit = kind.move + 1
@@ -346,7 +352,9 @@ def _offers(b: Board, kind, start: str, barred: set[str], hostile: Hostile):
                     on_road = road and road_side
                     if not on_road and (not free or used + 1 > kind.move):
                         continue
-                    enemy = hostile(n)
+                    enemy = known.get(n)
+                    if enemy is None:
+                        enemy = hostile(n)
                     yield h, n, enemy
                     if enemy:
                         continue                        # 4.2: stop and fight

@@ -188,10 +188,14 @@ _PLAIN_MOVE = frozenset(("type", "block", "to"))
 def surely_legal(state: dict, seat: int, action: dict) -> bool:
     """Is ``action`` (a dict with a string type, of a seat that acts now) surely one of
     ``options_for(state, seat)``, asked of it alone? True for done in the move phase (always
-    listed, 4.2) and for a plain move {"type", "block", "to"} that ``movement.plain_move_listed``
-    finds (no scenario: its limits, 7.1-7.3, are the listing's); False says nothing, the
-    listing decides (and explains a refusal). A validation asks this of every action: listing
-    a block's destinations to check one move was most of its time."""
+    listed, 4.2), for a plain move {"type", "block", "to"} that ``movement.plain_move_listed``
+    finds and for a build's recruit, add, disband, combine or done that
+    ``build.surely_listed`` finds (no scenario: its limits, 7.1-7.3, D46, are the listing's);
+    False says nothing, the listing decides (and explains a refusal). A validation asks this of
+    every action: listing a block's destinations to check one move was most of its time, and
+    a build check's candidates most of the rest."""
+    if state["phase"] == "build":
+        return state.get("scenario") is None and build.surely_listed(state, seat, action)
     if state["phase"] != "move":
         return False
     if action.keys() == _PLAIN_MOVE and action["type"] == "move":

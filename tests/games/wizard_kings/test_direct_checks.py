@@ -72,6 +72,53 @@ def test_a_move_checked_directly_is_refused_exactly_as_by_the_listing(players, s
     assert accepted > 100 and refused > 100            # both answers were put to the test
 
 
+def _build_candidates(state, seat):
+    """Recruits of every kind in every city, adds, disbands, combines and spends of every
+    block of the seat's draft, and unknown ones, malformed ones and done."""
+    blocks = sorted(state["drafts"][str(seat)]["blocks"]) + ["nope"]
+    candidates = [{"type": "disband", "block": bid} for bid in blocks]
+    candidates += [{"type": "combine", "from": a, "to": c} for a in blocks for c in blocks]
+    candidates += [{"type": "spend", "block": bid} for bid in blocks]
+    kinds = sorted({blk["kind"] for blk in state["blocks"].values()}
+                   | set(build.pool(state, seat))) + ["nope"]
+    cities = sorted(board(state).cities) + ["nope"]
+    candidates += [{"type": "recruit", "kind": k, "hex": h} for k in kinds for h in cities]
+    candidates += [{"type": "add", "block": bid} for bid in blocks]
+    candidates += [{"type": "recruit", "kind": ["x"], "hex": "x"},
+                   {"type": "recruit", "kind": "x", "hex": {"x": 1}}]
+    candidates += [{"type": "done"}, {"type": "disband", "block": ["x"]},
+                   {"type": "combine", "from": {"a": 1}, "to": "x"},
+                   {"type": "done", "x": 1}, {"type": "disband", "block": blocks[0], "x": 1},
+                   {"type": "add", "block": blocks[0], "hex": "x"}]
+    return candidates
+
+
+@pytest.mark.parametrize("players,seed", [(2, 16), (4, 17)])
+def test_a_build_checked_directly_is_refused_exactly_as_by_the_listing(players, seed,
+                                                                       monkeypatch):
+    """6.2-6.6, D34: a build action accepted directly (``build.surely_listed``) is one the
+    listing holds; every listed recruit, add, disband, combine and done after setup is
+    accepted directly; the refusal of every candidate is the listing's, word for word."""
+    accepted = refused = 0
+    for index, state in enumerate(playout_states("wizard-kings", players, seed)):
+        if state["phase"] not in ("recruit", "build") or index % 5:
+            continue
+        for seat in rules.acting_seats(state):
+            listed = _listed(state, seat)
+            setup = state["drafts"][str(seat)]["setup"]
+            for action in _build_candidates(state, seat):
+                quick = rules.surely_legal(state, seat, action)
+                if quick:
+                    assert action in listed, (action, state["turn"])
+                    accepted += 1
+                elif action in listed and not setup and action["type"] != "spend":
+                    raise AssertionError(f"a legal build action not accepted directly: {action}")
+                fast = wk.refusal(state, seat, action)
+                assert fast == _slow_refusal(state, seat, action, monkeypatch), action
+                refused += fast is not None
+    assert accepted > 100 and refused > 100            # both answers were put to the test
+
+
 @pytest.mark.parametrize("players,seed", [(2, 14), (4, 15)])
 def test_a_build_checked_alone_is_found_as_in_the_whole_listing(players, seed):
     """6.2-6.5, D30, 1.22: the candidates of one recruit (that kind in that city), add,
@@ -84,19 +131,8 @@ def test_a_build_checked_alone_is_found_as_in_the_whole_listing(players, seed):
         for seat in build.waiting(state):
             whole = build.options(state, seat)
             blocks = sorted(state["drafts"][str(seat)]["blocks"]) + ["nope"]
-            candidates = [{"type": "disband", "block": bid} for bid in blocks]
-            candidates += [{"type": "combine", "from": a, "to": c} for a in blocks for c in blocks]
-            candidates += [{"type": "spend", "block": bid} for bid in blocks]
-            kinds = sorted({blk["kind"] for blk in state["blocks"].values()}
-                           | set(build.pool(state, seat))) + ["nope"]
             cities = sorted(board(state).cities) + ["nope"]
-            candidates += [{"type": "recruit", "kind": k, "hex": h} for k in kinds for h in cities]
-            candidates += [{"type": "add", "block": bid} for bid in blocks]
-            candidates += [{"type": "recruit", "kind": ["x"], "hex": "x"},
-                           {"type": "recruit", "kind": "x", "hex": {"x": 1}}]
-            candidates += [{"type": "done"}, {"type": "disband", "block": ["x"]},
-                           {"type": "combine", "from": {"a": 1}, "to": "x"}]
-            for action in candidates:
+            for action in _build_candidates(state, seat):
                 alone = [a for a in build.options(state, seat, action) if a == action]
                 assert alone == [a for a in whole if a == action], action
                 asked += 1

@@ -242,13 +242,16 @@ class FinishedReadsMiddleware:
             return answer
         response = self.get_response(request)
         remembered = None
-        if (response.status_code == 200 and response.get("Cache-Control") == FINISHED_CACHE_CONTROL
+        if (response.status_code in (200, 304) and response.get("Cache-Control") == FINISHED_CACHE_CONTROL
                 and response.has_header("ETag") and response.get("Vary", "Accept") in ("Accept", "")
                 and not response.streaming):
+            # a 304 names no Content-Type: remembered, it answers the next 304s only
             remembered = ("finished", response["ETag"])
         elif response.status_code in (200, 304) and getattr(response, "arena_generation", None):
             remembered = ("generation", response.arena_generation)
         if remembered is not None:
+            if response.status_code == 304:
+                response.headers.pop("Content-Type", None)  # (Django's 304 has none already)
             headers = {name: response[name] for name in _KNOWN_HEADERS if response.has_header(name)}
             with _finished_lock:
                 _known[key] = (*remembered, headers)
@@ -276,6 +279,8 @@ def _known_answer(request, kind: str, what, headers: dict) -> HttpResponse | Non
         for name, value in headers.items():
             if name not in ("Content-Type", "Content-Disposition"):
                 response[name] = value
+    elif "Content-Type" not in headers:  # learnt from a 304: the view answers a read of the body
+        return None
     else:
         body_key = _body_key(what)
         with _finished_lock:

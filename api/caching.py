@@ -264,8 +264,9 @@ class FinishedReadsMiddleware:
 def _known_answer(request, kind: str, what, headers: dict) -> HttpResponse | None:
     """The answer to a read remembered as ``kind`` (see FinishedReadsMiddleware), or None when
     the view must answer: a finished body no longer in this process's memory, a generation
-    whose copy is missing or stale. Headers are the view's (with the cookie in Vary: DRF's
-    authentication read the session there, and the session middleware said so)."""
+    whose copy is missing or stale. Headers are the view's: an API view's answer also varies
+    with the cookie (DRF's authentication read the session, and the session middleware said so
+    on the way out); the viewer's frames.json read no session."""
     if kind == "generation":
         scopes, body_key, media_type = what
         _, _, response = _generation_lookup(request, list(scopes), body_key, media_type)
@@ -291,7 +292,8 @@ def _known_answer(request, kind: str, what, headers: dict) -> HttpResponse | Non
         response = HttpResponse(entry[1])
         for name, value in headers.items():
             response[name] = value
-    patch_vary_headers(response, ("Cookie",))
+    if "Vary" in headers:  # an API view's: DRF's authentication read the session there
+        patch_vary_headers(response, ("Cookie",))
     return response
 
 

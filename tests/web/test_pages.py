@@ -400,3 +400,6 @@ def test_the_viewer_page_of_a_finished_match_takes_its_frames_from_frames_json_c
         assert page.status_code == 200 and len(queries) <= 1  # the match with its head, the first time
         assert not any("replays_snapshot" in q["sql"] for q in queries)  # no fold
         assert {k: v for k, v in page.json().items() if k in ("from", "base", "frames")} == opened["first_page"]
+        again = _client().get(f"/matches/{finished_sorcado.pk}/frames.json?seat={seat}&from={first}")
+        names = ("ETag", "Cache-Control", "Content-Type", "Vary")
+        assert again.content == page.content and {n: again.get(n) for n in names} == {n: page.get(n) for n in names}

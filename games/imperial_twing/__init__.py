@@ -41,9 +41,8 @@ SPEC = GameSpec(name="imperial-twing", title="Imperial Twing", version=3, min_pl
                 max_players=4, chance=True, hidden_information=True, simultaneous=False,
                 rulebook="imperial-twing.de.md")
 DIE = {"kind": "dice", "count": 1, "sides": DIE_SIDES}
-CHANCE_PHASES = ("characters", "deck", "objects", "events", "start_roll", "roll", "reroll",
-                 "reshuffle", "event_reshuffle")
-_CHANCE_PHASE_SET = frozenset(CHANCE_PHASES)  # asked of every event: one hash, not a walk
+CHANCE_PHASES = frozenset(("characters", "deck", "objects", "events", "start_roll", "roll", "reroll",
+                           "reshuffle", "event_reshuffle"))  # asked of every event: one hash
 SETUP_STAGES = frozenset(("characters", "deck", "objects", "events"))
 ACTION_KEYS = {
     "character": {"element"}, "direction": {"direction"}, "activate": {"objects"},
@@ -503,7 +502,7 @@ def action_choices(state: dict, seat: int) -> list[dict]:
 def decision_choices(state: dict, seat: int) -> list[dict]:
     """Every action of the current decision, in a stable order ([] if ``seat`` does not act)."""
     phase = state["phase"]
-    if seat != state["actor"] or phase in _CHANCE_PHASE_SET or phase == "over":
+    if seat != state["actor"] or phase in CHANCE_PHASES or phase == "over":
         return []
     if phase == "character":
         return [{"type": "character", "element": e} for e in ELEMENTS if e not in state["characters"]]
@@ -679,7 +678,7 @@ def surely_legal(state: dict, seat: int, action: dict) -> bool:
 
 def refusal(state: dict, seat, action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now (None: it is); never raises on any JSON."""
-    if state["phase"] in _CHANCE_PHASE_SET or state["phase"] == "over" or seat != state["actor"] \
+    if state["phase"] in CHANCE_PHASES or state["phase"] == "over" or seat != state["actor"] \
             or type(seat) is not int:
         return f"seat {_short(seat)} does not act now"
     if not isinstance(action, dict) or type(action.get("type")) is not str:
@@ -830,7 +829,7 @@ class ImperialTwing(DictRuleset):
         return (state["actor"],)
 
     def chance_spec(self, state: dict) -> dict | None:
-        return chance_spec(state) if state["phase"] in _CHANCE_PHASE_SET else None
+        return chance_spec(state) if state["phase"] in CHANCE_PHASES else None
 
     def final_scores(self, state: dict) -> list:
         return state["end"]["scores"]
@@ -842,7 +841,7 @@ class ImperialTwing(DictRuleset):
         """Ruleset.check_action without building ``next`` when ``seat`` is the one to act (a
         validation checks every action): ``refusal`` alone then decides, as it would there."""
         phase = state["phase"]
-        if type(seat) is int and seat == state["actor"] and phase not in _CHANCE_PHASE_SET \
+        if type(seat) is int and seat == state["actor"] and phase not in CHANCE_PHASES \
                 and phase != "over":
             reason = refusal(state, seat, action)
             if reason is not None:
@@ -854,7 +853,7 @@ class ImperialTwing(DictRuleset):
         """Ruleset.act_in_place (optional): ``check_action`` and ``apply_in_place`` of the
         action in one call (every action of a validation)."""
         action, phase = payload["action"], state["phase"]
-        if type(seat) is int and seat == state["actor"] and phase not in _CHANCE_PHASE_SET \
+        if type(seat) is int and seat == state["actor"] and phase not in CHANCE_PHASES \
                 and phase != "over":
             reason = refusal(state, seat, action)
             if reason is not None:

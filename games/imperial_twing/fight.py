@@ -454,7 +454,7 @@ def side_total(state: dict, seat: int, die, against: int) -> int:
     can have one there, or a side whose opponent gained the Cup during the fight, D30)."""
     fight = state["fight"]
     side = fight["sides"][seat]
-    riders = state.get("version", 2) < 3 or CUP not in state["active"][against]  # rules_version
+    riders = rules_version(state) < 3 or CUP not in state["active"][against]
     total = sum(map(_power, side["spells"]))
     for unit in side["units"]:  # unit_power, written out
         total += POWER[unit["card"]]

@@ -24,10 +24,9 @@ from .duel import (act_conjure, act_influence, act_redirect, act_return, act_war
                    start_defence_walk, start_duel_step, start_segment, start_walk, start_wave, walk_step,
                    wave_end)
 
-SIMULTANEOUS = ("decide", "attack", "defend")
-DECISIONS = SIMULTANEOUS + ("pick", "swap", "return", "learn", "conjure", "influence",
-                            "redirect", "ward")
-_SIMULTANEOUS, _DECISIONS = frozenset(SIMULTANEOUS), frozenset(DECISIONS)  # for ``in``
+SIMULTANEOUS = frozenset(("decide", "attack", "defend"))
+DECISIONS = SIMULTANEOUS | frozenset(("pick", "swap", "return", "learn", "conjure", "influence",
+                                      "redirect", "ward"))
 
 
 # -- the task interpreter ---------------------------------------------------------------------
@@ -51,7 +50,7 @@ def run(state: dict) -> None:
             return
         task = tasks[0]
         kind_ = task["kind"]
-        if kind_ in _DECISIONS:
+        if kind_ in DECISIONS:
             if prepare_decision(state, task):
                 return
             continue
@@ -79,7 +78,7 @@ def _broke_in_limbo(state: dict) -> bool:
 
 def prepare_decision(state: dict, task: dict) -> bool:
     """True if the decision stands; False if it was dropped (its seat left or has no choice)."""
-    if task["kind"] in _SIMULTANEOUS:
+    if task["kind"] in SIMULTANEOUS:
         out, seats = state["out"], task["seats"]
         for s in seats:
             if out[s]:  # the seats that left drop out (a new list only then)
@@ -132,9 +131,9 @@ def acting_seats(state: dict) -> list[int]:
     if is_over(state) or not state["tasks"] or state["owed"] and not state["deck"]:
         return []
     task = state["tasks"][0]
-    if task["kind"] in _SIMULTANEOUS:
+    if task["kind"] in SIMULTANEOUS:
         return [s for s in task["seats"] if str(s) not in state["choices"]]
-    if task["kind"] in _DECISIONS:
+    if task["kind"] in DECISIONS:
         return [task["seat"]]
     return []
 
@@ -142,7 +141,7 @@ def acting_seats(state: dict) -> list[int]:
 def decide(state: dict, seat: int, action: dict) -> None:
     """A checked decision of ``seat``: kept secret until all have chosen, or carried out."""
     task = state["tasks"][0]
-    if task["kind"] in _SIMULTANEOUS:
+    if task["kind"] in SIMULTANEOUS:
         state["choices"][str(seat)] = action
     else:
         state["tasks"].pop(0)
@@ -161,11 +160,11 @@ def decide_copy(state: dict, seat: int, action) -> None:
     of it), in one call. Copied only where the state may keep it (a secret choice, a conjured
     or warding play); a choice that leaves another seat of the decision still to choose, on a
     state ``run`` has prepared (no card owed, nobody broke in limbo, every seat of the
-    decision in the game), ends there, as ``run`` would. ``decide_copy_as_it_was`` is the
-    code this stands for (tests/games/test_warlock_fast_paths.py holds the two alike)."""
+    decision in the game), ends there, as ``run`` would. tests/games/test_warlock_fast_paths.py
+    holds it to ``decide`` of a copy of every action, the code it stands for."""
     task = state["tasks"][0]
     kind_ = task["kind"]
-    if kind_ in _SIMULTANEOUS:
+    if kind_ in SIMULTANEOUS:
         choices = state["choices"]
         choices[str(seat)] = copy_action(action)
         if (not state["owed"] and not ("limbo" in state["role"] and _broke_in_limbo(state))
@@ -184,12 +183,6 @@ def decide_copy(state: dict, seat: int, action) -> None:
     state["tasks"].pop(0)
     ACT[kind_](state, task, action if kind_ in _READ_ONLY else copy_action(action))
     run(state)
-
-
-def decide_copy_as_it_was(state: dict, seat: int, action) -> None:
-    """``decide_copy`` as it was: ``decide`` of a copy of every action (the reference of
-    tests/games/test_warlock_fast_paths.py)."""
-    decide(state, seat, copy_action(action))
 
 
 def forfeit(state: dict, seat: int) -> None:

@@ -491,11 +491,8 @@ class WizardKings(DictRuleset):
             reason = actor_refusal(state, seat, action)
             if reason is not None:
                 raise IllegalAction(reason)
-            self.before_event(state)
-            self.decide(state, seat, action)
-            self.after_event(state)
-            return state
-        self.check_action(state, seat, action)
+        else:
+            self.check_action(state, seat, action)
         return self.apply_in_place(state, Event("action", seat, payload))
 
     def clone(self, state: dict) -> dict:

@@ -249,11 +249,12 @@ def _containers(value):
                                                   (5, 57, 2)])
 def test_decide_copy_equals_the_decide_of_a_copy_it_stands_for(players, seed, version):
     """``rules.decide_copy`` (the action copied only where the state may keep it, a choice that
-    leaves another seat to choose ending there) leaves the very state that
-    ``decide_copy_as_it_was`` (``decide`` of a copy of every action) leaves, for every legal
+    leaves another seat to choose ending there) leaves the very state that ``decide`` of a
+    copy of every action (the code it stands for) leaves, for every legal
     action of every acting seat on every state of random playouts, and keeps no list or dict
     of the action it was given."""
     from games.warlock import rules
+    from games.warlock.core import copy_action
 
     decided = waited = uncopied = 0
     for state in _edition_states(players, seed, version):
@@ -263,7 +264,7 @@ def test_decide_copy_equals_the_decide_of_a_copy_it_stands_for(players, seed, ve
                 fast, slow = clone_state(state), clone_state(state)
                 given = clone_state({"action": action})["action"]
                 rules.decide_copy(fast, seat, given)
-                rules.decide_copy_as_it_was(slow, seat, action)
+                rules.decide(slow, seat, copy_action(action))
                 assert fast == slow and list(fast) == list(slow), (kind_, seat, action)
                 assert not {id(c) for c in _containers(given)} & {
                     id(c) for c in _containers(fast)}, (kind_, action)

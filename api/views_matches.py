@@ -208,9 +208,9 @@ class MatchStep(APIView):
             return unchanged
         if (hit := cached_response(request, etag)) is not None:
             return tagged(hit, etag, policy)
+        steps = match_event_count(match=match) if match.head_seq is None else match.head_seq + 1
         if public_live and (key := live_step_tail_key(request, match)) is not None:
             # only the step count changes with each event: the rest is folded once per step
-            steps = match_event_count(match=match) if match.head_seq is None else match.head_seq + 1
             if n >= steps:
                 raise ApiError(f"this match has no step {n}", code="no_such_step",
                                status_code=status.HTTP_404_NOT_FOUND)
@@ -232,7 +232,6 @@ class MatchStep(APIView):
         event = rights.event_for_viewer(
             record, match=match, hidden_information=folder.ruleset.spec.hidden_information,
             user=request.user, seats=set() if public_live else rights.match_seats_of(request.user, match))
-        steps = match_event_count(match=match) if match.head_seq is None else match.head_seq + 1
         data = {"match": match.pk, "step": n, "steps": steps, "seat": seat, "view": view, "event": event,
                 "next": folder_next(folder)}
         response = json_response(request, etag, data, live=public_live)

@@ -119,7 +119,8 @@ if not DEBUG:  # hashed, compressed copies made by collectstatic (the Dockerfile
 # database of its own, not the broker's: clearing a Django cache empties its whole database.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    # Django's Redis backend, its client made once per connection pool (config/cache.py)
+    CACHES = {"default": {"BACKEND": "config.cache.RedisCache",
                           "LOCATION": CACHE_URL,
                           "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "arena")}}
 else:

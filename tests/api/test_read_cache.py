@@ -27,7 +27,7 @@ def shared_cache(settings):
     (CACHE_URL), under a key prefix of this test's, so nothing else's keys are touched."""
     broker = os.environ.get("CELERY_BROKER_URL")
     if broker:
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+        settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache",
                                        "LOCATION": broker, "KEY_PREFIX": f"read-cache-test-{secrets.token_hex(8)}"}}
         assert type(caches["default"]).__name__ == "RedisCache"
     yield

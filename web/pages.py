@@ -19,20 +19,23 @@ import json
 import re
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponseNotModified, JsonResponse
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.http import parse_etags
 
 from games.engine import registry
 from games.engine.log import Folder, canonical_json
 from games.engine.protocol import Event
 from replays.models import Match
-from replays.selectors import match_folder, match_head, match_records
+from replays.selectors import match_folder, match_records
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_bracket, tournament_standings
 
 from api.caching import match_read, store, stored_response
+from api.renderers import json_bytes
 from api.errors import error_response
 from api.permissions import match_seats_of, matches_visible_to, may_view_everything
 from api.serializers_matches import seat_number
@@ -72,7 +75,11 @@ def perspectives_for(match: Match, user) -> list[str]:
 
 
 def _visible_match(request, match_id) -> tuple[Match, list[str]]:
-    match = get_object_or_404(Match, pk=match_id)
+    """The match with its head (api.caching.match_read: a finished one from this process's
+    memory) and the perspectives the user may see: every one once the match is over."""
+    match = match_read(match_id)
+    if match.status != Match.Status.RUNNING:
+        return match, [PUBLIC, *map(str, range(match.players)), FULL]
     return match, perspectives_for(match, request.user)
 
 
@@ -425,7 +432,7 @@ def match_page(request, match_id):
     names = {PUBLIC: "public", FULL: "full (everything)"}
     every = [PUBLIC, *map(str, range(match.players)), FULL]
     choices = [{"value": p, "label": names.get(p) or labels[int(p)]} for p in every]
-    head = match_head(match=match)
+    head = None if match.head_seq is None else {"seq": match.head_seq, "hash": match.head_hash}
     live = match.status == Match.Status.RUNNING
     playing = person_seat(match, request.user)
     asked = request.GET.get("seat") or (str(playing) if playing is not None else None)
@@ -437,16 +444,31 @@ def match_page(request, match_id):
             "every_perspective": choices,  # open to all once the match is over
             "perspective": perspective, "step": step, "events": _steps(head),
             "page_frames": PAGE_FRAMES, "poll_ms": LIVE_POLL_MS, "cards": _card_catalogue(match),
-            "frames_url": f"{reverse('match-frames', args=[match.pk])}?v={FRAMES_FORMAT}",
-            "first_page": _first_page(match, head, perspective, step // PAGE_FRAMES * PAGE_FRAMES)}
+            "frames_url": f"{reverse('match-frames', args=[match.pk])}?v={FRAMES_FORMAT}"}
     if playing is not None:
         data["play"] = _play_data(request, match, playing)
-    tournament = Tournament.objects.filter(pairings__pairing_games__match=match).first()
+    first_page = _first_page(match, head, perspective, step // PAGE_FRAMES * PAGE_FRAMES)
+    tournament = Tournament.objects.filter(pairings__pairing_games__match=match).only("pk", "name").first()
     title = registry.get(match.ruleset).spec.title if match.ruleset in registry.names() else match.ruleset
     notices = [n for n in (seat_notice, step_notice) if n]
-    return render(request, "viewer/match.html", {"match": match, "title": title, "data": data,
+    return render(request, "viewer/match.html", {"match": match, "title": title,
+                                                 "data_json": _script_json(data, first_page=first_page),
                                                  "seats": labels, "tournament": tournament,
                                                  "notices": notices, "play": data.get("play")})
+
+
+# json_script's escapes: the JSON cannot end its <script> element nor open another tag
+_SCRIPT_ESCAPES = ((b"&", b"\\u0026"), (b"<", b"\\u003C"), (b">", b"\\u003E"))
+
+
+def _script_json(data: dict, *, first_page: bytes) -> str:
+    """``data`` with ``first_page`` (a JSON object, as bytes) under "first_page", as JSON that is
+    safe inside a <script> element, as Django's json_script makes it: the page's data, built
+    around the page of frames without decoding it again."""
+    body = json_bytes(data)[:-1] + b',"first_page":' + first_page + b"}"
+    for character, escape in _SCRIPT_ESCAPES:
+        body = body.replace(character, escape)
+    return mark_safe(body.decode())  # noqa: S308  (escaped above, as json_script escapes)
 
 
 def _page_number(text: str | None, default: int, *, least: int, most: int) -> int | None:
@@ -473,28 +495,43 @@ FRAMES_ENVELOPE = ("match", "perspective", "status", "result", "events")
 
 
 def _frames_response(match: Match, head: dict | None, perspective: str, first: int, count: int, *,
-                     store_as: str | None) -> JsonResponse:
+                     store_as: str | None) -> HttpResponse:
     """frames.json's body for a page (match_frames in its envelope), kept under ``store_as``
     (a finished match's ETag) for every later reader."""
     page = match_frames(match=match, perspective=perspective, first=first, count=count)
-    response = JsonResponse({"match": str(match.id), "perspective": perspective, "status": match.status,
-                             "result": match.result, "events": _steps(head), **page},
-                            json_dumps_params={"separators": (",", ":")})
+    response = HttpResponse(_frames_json({**_frames_envelope(match, head, perspective), **page}),
+                            content_type="application/json")
     if store_as is not None:
         store(store_as, response)
     return response
 
 
-def _first_page(match: Match, head: dict | None, perspective: str, first: int) -> dict:
-    """The viewer page's page of frames: a finished match's from frames.json's cached body of the
-    same page (written if missing), so opening a replay folds it at most once for everyone; a
-    live match's computed."""
+def _frames_envelope(match: Match, head: dict | None, perspective: str) -> dict:
+    """What frames.json writes before the page of frames (FRAMES_ENVELOPE)."""
+    return {"match": str(match.id), "perspective": perspective, "status": match.status,
+            "result": match.result, "events": _steps(head)}
+
+
+def _first_page(match: Match, head: dict | None, perspective: str, first: int) -> bytes:
+    """The viewer page's page of frames, as JSON: a finished match's from frames.json's cached
+    body of the same page (written if missing), so opening a replay folds it at most once for
+    everyone and decodes it never (the body is the envelope, then the page: the page is the
+    bytes past the envelope's); a live match's computed."""
     if match.status == Match.Status.RUNNING:
-        return match_frames(match=match, perspective=perspective, first=first)
+        return json_bytes(match_frames(match=match, perspective=perspective, first=first))
     etag = _frames_etag(match, head, perspective, first, PAGE_FRAMES)
-    response = stored_response(etag) or _frames_response(match, head, perspective, first, PAGE_FRAMES,
-                                                          store_as=etag)
-    return {key: value for key, value in json.loads(response.content).items() if key not in FRAMES_ENVELOPE}
+    body = (stored_response(etag) or _frames_response(match, head, perspective, first, PAGE_FRAMES,
+                                                      store_as=etag)).content
+    envelope = _frames_json(_frames_envelope(match, head, perspective))[:-1] + b","
+    if body.startswith(envelope):
+        return b"{" + body[len(envelope):]
+    return json_bytes({key: value for key, value in json.loads(body).items()  # (another writer's order)
+                       if key not in FRAMES_ENVELOPE})
+
+
+def _frames_json(data: dict) -> bytes:
+    """frames.json's encoding (JsonResponse's: Django's encoder, compact)."""
+    return json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":")).encode()
 
 
 def match_frames_json(request, match_id):

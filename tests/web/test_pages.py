@@ -395,6 +395,8 @@ def test_the_viewer_page_of_a_finished_match_takes_its_frames_from_frames_json_c
             again = _page_data(_client().get(f"/matches/{finished_sorcado.pk}/?step={step}&seat={seat}"))
         assert again["first_page"] == opened["first_page"]
         assert not any("replays_snapshot" in q["sql"] for q in queries)  # no fold the second time
+        # the match, its head and perspectives from memory: the tournament's link alone is read
+        assert len(queries) == 1 and "tournaments_tournament" in queries[0]["sql"]
         with CaptureQueriesContext(connection) as queries:
             page = _client().get(f"/matches/{finished_sorcado.pk}/frames.json?seat={seat}&from={first}")
         assert page.status_code == 200 and len(queries) <= 1  # the match with its head, the first time
@@ -403,3 +405,40 @@ def test_the_viewer_page_of_a_finished_match_takes_its_frames_from_frames_json_c
         again = _client().get(f"/matches/{finished_sorcado.pk}/frames.json?seat={seat}&from={first}")
         names = ("ETag", "Cache-Control", "Content-Type", "Vary")
         assert again.content == page.content and {n: again.get(n) for n in names} == {n: page.get(n) for n in names}
+
+
+def test_the_viewer_pages_data_is_escaped_as_json_script_escapes_it():
+    """The page's data is JSON inside a <script> element, built around the cached page of frames
+    without decoding it (web.pages._script_json): no text in it (a name, a result, an event
+    line) can close the element or open a tag, as with Django's json_script."""
+    from web.pages import _script_json
+
+    hostile = '</script><script>alert("&")</script><!--'
+    html = str(_script_json({"seats": [hostile], "step": 3},
+                            first_page=json.dumps({"frames": [{"text": hostile}]}).encode()))
+    assert not any(c in html for c in "<>&")
+    assert json.loads(html) == {"seats": [hostile], "step": 3, "first_page": {"frames": [{"text": hostile}]}}
+
+
+def test_the_viewer_page_reads_a_cached_page_of_frames_of_another_key_order(finished_sorcado):
+    """A page of frames stored by another writer (its envelope not first) still gives the page:
+    decoded, less the envelope (web.pages._first_page)."""
+    from django.core.cache import cache
+
+    from api import caching
+    from web.pages import _first_page, _frames_etag
+
+    cache.clear()
+    with caching._finished_lock:
+        caching._finished.clear(), caching._known.clear(), caching._bodies.clear()
+        caching._bodies_size = 0
+    match = caching.match_read(finished_sorcado.pk)
+    head = {"seq": match.head_seq, "hash": match.head_hash}
+    fresh = match_frames(match=match, perspective="public", first=0)
+    reordered = {**fresh, "events": head["seq"] + 1, "match": str(match.pk), "perspective": "public",
+                 "status": match.status, "result": match.result}
+    from django.http import HttpResponse
+
+    caching.store(_frames_etag(match, head, "public", 0, PAGE_FRAMES),
+                  HttpResponse(json.dumps(reordered), content_type="application/json"))
+    assert json.loads(_first_page(match, head, "public", 0)) == json.loads(json.dumps(fresh))

@@ -12,6 +12,7 @@ from ladder.play import PERSON, PlayRefused, is_person, person_version, play_cre
 from replays.models import Match
 
 from tests.api.conftest import make_user
+from tests.web.test_pages import _page_data
 
 GAME = "trap-the-wizard"
 
@@ -146,14 +147,14 @@ def _person_match(user, game=GAME):
 def test_the_viewer_offers_the_seat_to_its_person_and_to_nobody_else(alice, bob, db):
     match = _person_match(alice)
     page = _signed_in(alice).get(f"/matches/{match.pk}/")
-    data = page.context["data"]
+    data = _page_data(page)  # as the page's script reads it
     assert data["perspective"] == "0" and data["play"]["seat"] == 0
     assert data["play"]["act_url"] == f"/api/matches/{match.pk}/seats/0/act/"
     assert [p["value"] for p in data["perspectives"]] == ["public", "0"]  # not seat 1's hidden view
     assert 'id="play"' in page.content.decode() and "viewer/play.js" in page.content.decode()
     for visitor in (_signed_in(bob), Client()):
         other = visitor.get(f"/matches/{match.pk}/")
-        assert "play" not in other.context["data"] and 'id="play"' not in other.content.decode()
+        assert "play" not in _page_data(other) and 'id="play"' not in other.content.decode()
     refused = _signed_in(alice).get(f"/matches/{match.pk}/frames.json?seat=1")
     assert refused.status_code == 403
 

@@ -18,6 +18,7 @@
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from collections import OrderedDict
@@ -249,6 +250,9 @@ class FinishedReadsMiddleware:
             remembered = ("finished", response["ETag"])
         elif response.status_code in (200, 304) and getattr(response, "arena_generation", None):
             remembered = ("generation", response.arena_generation)
+        elif (response.status_code in (200, 304) and getattr(response, "arena_live", None)
+              and not _signed_in(request)):
+            remembered = ("live", response.arena_live)
         if remembered is not None:
             if response.status_code == 304:
                 response.headers.pop("Content-Type", None)  # (Django's 304 has none already)
@@ -267,6 +271,8 @@ def _known_answer(request, kind: str, what, headers: dict) -> HttpResponse | Non
     whose copy is missing or stale. Headers are the view's: an API view's answer also varies
     with the cookie (DRF's authentication read the session, and the session middleware said so
     on the way out); the viewer's frames.json read no session."""
+    if kind == "live":
+        return _live_answer(request, what, headers)
     if kind == "generation":
         scopes, body_key, media_type = what
         _, _, response = _generation_lookup(request, list(scopes), body_key, media_type)
@@ -297,6 +303,93 @@ def _known_answer(request, kind: str, what, headers: dict) -> HttpResponse | Non
     return response
 
 
+def _signed_in(request) -> bool:
+    """Might the request be a signed-in user's? (A session cookie: the view then looks the user
+    up; with none, and no Authorization header, every view sees an anonymous reader.)"""
+    from django.conf import settings
+
+    # (DRF's test client signs a user in without a cookie: force_authenticate marks the request)
+    return settings.SESSION_COOKIE_NAME in request.COOKIES or getattr(request, "_force_auth_user", None) is not None
+
+
+def _live_answer(request, what, headers: dict) -> HttpResponse | None:
+    """A running match's public step for an anonymous reader, before the view (docs/caching.md,
+    "A live match's public step"): the match's status and head seq from one indexed read, the
+    step's seq-free part from this process's memory (or the cache), the head written before it;
+    a 304 when the reader holds the current tag. None (the view answers) once the match is over,
+    for a reader who might be signed in (their seats, or an auditor's rights, change what they
+    read), or when the part is in neither memory nor the cache."""
+    if _signed_in(request):
+        return None
+    match_pk, n, key, renderer, media_type = what
+    status, seq = _live_head(match_pk)
+    if status != Match.Status.RUNNING or seq is None or n > seq:
+        return None
+    etag = _tag(FORMAT, match_pk, "live", seq, request.build_absolute_uri(), renderer, media_type)
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+        skip = ("Content-Type", "Content-Disposition", "ETag")
+    else:
+        tail = _live_tail(key)
+        if tail is None:
+            return None
+        response = HttpResponse(json_bytes({"match": match_pk, "step": n, "steps": seq + 1})[:-1] + b"," + tail[1:])
+        skip = ("ETag",)
+    for name, value in headers.items():
+        if name not in skip:
+            response[name] = value
+    response["ETag"] = etag
+    if "Vary" in headers:  # an API view's: DRF's authentication read the session there
+        patch_vary_headers(response, ("Cookie",))
+    return response
+
+
+def _live_head(match_pk) -> tuple[str | None, int | None]:
+    """(status, the last event's seq) of the match ``match_pk``: one indexed read, without the
+    ORM's compiling of the query (the view's match_read reads the same, with the whole row)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(_live_head_sql(), [Match._meta.pk.get_db_prep_value(match_pk, connection)])
+        row = cursor.fetchone()
+    return (None, None) if row is None else (row[0], row[1])
+
+
+@functools.cache
+def _live_head_sql() -> str:
+    event, match = Event._meta, Match._meta
+    return (f"SELECT m.{match.get_field('status').column}, (SELECT e.{event.get_field('seq').column} "
+            f"FROM {event.db_table} e WHERE e.{event.get_field('match').column} = m.{match.pk.column} "
+            f"ORDER BY e.{event.get_field('seq').column} DESC LIMIT 1) "
+            f"FROM {match.db_table} m WHERE m.{match.pk.column} = %s")
+
+
+MEMORY_LIVE_TAILS = 4096  # seq-free parts of live public steps a process keeps (a few kB each)
+_live_tails: OrderedDict[str, bytes] = OrderedDict()
+
+
+def _live_tail(key: str) -> bytes | None:
+    """The seq-free part of a live public step kept under ``key``: this process's memory, else
+    the cache (another process rendered it). It never changes while the match runs."""
+    with _finished_lock:
+        tail = _live_tails.get(key)
+        if tail is not None:
+            _live_tails.move_to_end(key)
+            return tail
+    tail = cache.get(key)
+    if tail is not None:
+        _remember_live_tail(key, tail)
+    return tail
+
+
+def _remember_live_tail(key: str, tail: bytes) -> None:
+    with _finished_lock:
+        _live_tails[key] = tail
+        _live_tails.move_to_end(key)
+        while len(_live_tails) > MEMORY_LIVE_TAILS:
+            _live_tails.popitem(last=False)
+
+
 def live_step_tail_key(request, match: Match) -> str | None:
     """Where the seq-free part of a live match's public step is kept (``live_step_response``):
     the match, the URL and the representation, no head; None for a representation this module
@@ -309,6 +402,15 @@ def live_step_tail_key(request, match: Match) -> str | None:
                               media_type).strip('"')
 
 
+def live_step_marked(request, response, match: Match, n: int, key: str | None):
+    """``response`` (a live public step ``n``, or its 304) marked for FinishedReadsMiddleware,
+    which answers the same read again before the view while the match runs (_live_answer)."""
+    if key is not None:
+        response.arena_live = (match.pk, n, key, getattr(getattr(request, "accepted_renderer", None), "format", ""),
+                               getattr(request, "accepted_media_type", ""))
+    return response
+
+
 def live_step_response(request, key: str, head: dict, compute_tail) -> HttpResponse:
     """A live match's public step: ``head`` (match, step, steps: the one part that changes with
     each event) written before the rest, which is rendered once per step for every public reader
@@ -317,12 +419,14 @@ def live_step_response(request, key: str, head: dict, compute_tail) -> HttpRespo
     event appended gives every step a new tag (its ``steps``) but no new fold. ``compute_tail``
     returns the rest as a dict (seat, view, event, next). The bytes are those of rendering the
     whole document at once."""
-    tail = cache.get(key)
+    tail = _live_tail(key)
     if tail is None:
         tail = json_bytes(compute_tail())
         if len(tail) <= LARGEST_CACHED:
             cache.set(key, tail, LIVE_TIMEOUT)
-    return HttpResponse(json_bytes(head)[:-1] + b"," + tail[1:], content_type=_representation(request))
+            _remember_live_tail(key, tail)
+    response = HttpResponse(json_bytes(head)[:-1] + b"," + tail[1:], content_type=_representation(request))
+    return response
 
 
 def _generation_lookup(request, scopes: list[str], body_key: str, media_type: str):

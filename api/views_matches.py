@@ -30,8 +30,9 @@ from replays.selectors import (folder_next, match_event_count, match_latest_vali
                                match_records, match_step)
 
 from . import permissions as rights
-from .caching import (FINISHED, LIVE_CACHE_CONTROL, cached_response, json_response, live_step_response,
-                      live_step_tail_key, match_read, not_modified, read_etag, reads_publicly, store, tagged)
+from .caching import (FINISHED, LIVE_CACHE_CONTROL, cached_response, json_response, live_step_marked,
+                      live_step_response, live_step_tail_key, match_read, not_modified, read_etag, reads_publicly,
+                      store, tagged)
 from .errors import ApiError
 from .filters import FilterSet
 from .serializers_matches import (EventPageQuerySerializer, EventPageSerializer, MatchSerializer,
@@ -204,19 +205,20 @@ class MatchStep(APIView):
                        and reads_publicly(request.user, match))
         etag = read_etag(request, match, public_live=public_live)
         policy = LIVE_CACHE_CONTROL if public_live else None  # live: private, asked again each time
+        key = live_step_tail_key(request, match) if public_live else None
         if (unchanged := not_modified(request, etag, policy)) is not None:
-            return unchanged
-        if (hit := cached_response(request, etag)) is not None:
+            return live_step_marked(request, unchanged, match, n, key)
+        if not public_live and (hit := cached_response(request, etag)) is not None:
             return tagged(hit, etag, policy)
         steps = match_event_count(match=match) if match.head_seq is None else match.head_seq + 1
-        if public_live and (key := live_step_tail_key(request, match)) is not None:
+        if key is not None:
             # only the step count changes with each event: the rest is folded once per step
             if n >= steps:
                 raise ApiError(f"this match has no step {n}", code="no_such_step",
                                status_code=status.HTTP_404_NOT_FOUND)
             head = {"match": match.pk, "step": n, "steps": steps}
-            return tagged(live_step_response(request, key, head, lambda: self._public_live_tail(match, n)),
-                          etag, policy)
+            response = live_step_response(request, key, head, lambda: self._public_live_tail(match, n))
+            return live_step_marked(request, tagged(response, etag, policy), match, n, key)
         # A finished match is read through a cursor (replays/cursors.py): a reader who steps on
         # to n + 1 finds the fold where this read left it.
         finished = match.status in FINISHED

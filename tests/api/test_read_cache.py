@@ -122,7 +122,7 @@ def test_a_reader_stepping_on_is_served_from_the_fold_the_last_read_left(ended):
 def test_a_finished_read_served_once_is_answered_before_the_view_and_not_counted(ended, live, monkeypatch):
     """The innermost middleware (api.caching.FinishedReadsMiddleware) answers a finished read a
     view answered before, a 304 or the body, with the view's headers and bytes, no query and no
-    count against the rate limit; a live match's read always goes to the view and is counted."""
+    count against the rate limit; a live match's first read goes to the view and is counted."""
     from api.throttles import AnonRateThrottle
 
     monkeypatch.setitem(AnonRateThrottle.THROTTLE_RATES, "anon", "4/minute")
@@ -147,7 +147,7 @@ def test_a_finished_read_served_once_is_answered_before_the_view_and_not_counted
     # the limit still counts every read that reached a view: two more, then a refusal
     assert [reader.get(url(ended, f"steps/{n}/")).status_code for n in (7, 8)] == [200, 200]
     assert reader.get(url(ended, "steps/9/")).status_code == 429
-    assert reader.get(url(live, "steps/1/")).status_code == 429  # a live read is never answered early
+    assert reader.get(url(live, "steps/1/")).status_code == 429  # a live read never seen goes to the view
     assert reader.get(step).content == first.content  # ... a finished one read before still is
     assert not any(url(live, "") in key[0] for key in caching._known)
     # a token is always checked by the view: a bad one is refused, whatever the read
@@ -240,6 +240,54 @@ def test_a_live_public_step_spliced_from_its_kept_part_is_the_whole_documents_by
                      "next": folder_next(folder)}
             assert body == json_bytes(whole), (n, who)
     assert client_for().get(url(live, f"steps/{steps}/")).status_code == 404
+
+
+def test_a_live_public_step_read_again_is_answered_before_the_view_while_the_match_runs(live, people, monkeypatch):
+    """An anonymous reader's live public step that a view answered before is answered again by
+    FinishedReadsMiddleware (docs/caching.md, "A live match's public step"): the status and head
+    from one read, the kept part from memory, the view's bytes and headers, not counted by the
+    rate limit; the next event is seen at once (a new count and tag); a signed-in reader goes to
+    the view; after the end the finished match's read is served."""
+    from django.contrib.auth import get_user_model
+
+    from api.throttles import AnonRateThrottle
+
+    monkeypatch.setitem(AnonRateThrottle.THROTTLE_RATES, "anon", "3/minute")
+    forget()
+    step = url(live, "steps/4/")
+    first = client_for().get(step)  # the view: counted 1
+    names = ("ETag", "Cache-Control", "Content-Type", "Vary", "Allow")
+    for _ in range(5):
+        with CaptureQueriesContext(connection) as queries:
+            again = client_for().get(step)
+            held = client_for().get(step, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 200 and again.content == first.content
+        assert {n: again.get(n) for n in names} == {n: first.get(n) for n in names}
+        assert held.status_code == 304 and held["ETag"] == first["ETag"] and not held.content
+        assert len(queries) == 2 and all("replays_snapshot" not in q["sql"] for q in queries.captured_queries)
+    driver.match_drive(match_id=live.pk, max_events=1)  # the next event: seen by the next read
+    after = client_for().get(step)
+    assert after.status_code == 200 and after.json()["steps"] == first.json()["steps"] + 1
+    assert after["ETag"] != first["ETag"] and {**after.json(), "steps": 0} == {**first.json(), "steps": 0}
+    assert client_for().get(step, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+    assert client_for().get(step, HTTP_IF_NONE_MATCH=after["ETag"]).status_code == 304
+    # the view's answer now, read through it by a signed-in reader who owns no seat: the same bytes
+    carol = client_for()
+    carol.force_login(people["carol"])
+    with CaptureQueriesContext(connection) as queries:
+        assert carol.get(step).content == after.content
+    # the view: her session and user, her seats, the match with its head
+    assert len(queries) == 4 and any(get_user_model()._meta.db_table in q["sql"] for q in queries.captured_queries)
+    assert [client_for().get(url(live, f"steps/{n}/")).status_code for n in (5, 6, 7)] == [200, 200, 429]
+    assert client_for().get(step).content == after.content  # answered before the view: not counted
+    # the end: the known live read is no longer answered as live
+    monkeypatch.setitem(AnonRateThrottle.THROTTLE_RATES, "anon", "1000/minute")
+    driver.match_drive(match_id=live.pk)
+    live.refresh_from_db()
+    assert live.status != "running"
+    ended_read = client_for().get(step)
+    assert ended_read.status_code == 200 and ended_read["Cache-Control"] == caching.FINISHED_CACHE_CONTROL
+    assert ended_read.json()["steps"] == live.events.count()
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from django.utils.safestring import mark_safe
 from django.utils.http import parse_etags
 
 from games.engine import registry
+from games.engine.dict_ruleset import DictRuleset
 from games.engine.log import Folder, canonical_json
 from games.engine.protocol import Event
 from replays.models import Match
@@ -238,11 +239,17 @@ def hidden_parts(ruleset, before, after, record: dict, perspective: str, view) -
             continue
         names = [canonical_json(text) for text in _strings(value)]
         if names and held is None:
-            held = canonical_json(ruleset.encode(before)) + canonical_json(ruleset.encode(after))
+            held = canonical_json(_readable(ruleset, before)) + canonical_json(_readable(ruleset, after))
             unseen = canonical_json(view)
         if any(name in held and name not in unseen for name in names):
             hidden.add(key)
     return hidden
+
+
+def _readable(ruleset, state):
+    """``state`` as plain JSON, to be read and not kept: a state that is plain JSON already (a
+    DictRuleset's, whose encode is a deep copy) as it is, any other encoded."""
+    return state if type(ruleset).encode is DictRuleset.encode else ruleset.encode(state)
 
 
 def _view(folder: Folder, perspective: str):

@@ -24,7 +24,7 @@ from games.engine.protocol import Event, GameSpec, IllegalAction, option
 from games.engine.registry import register
 
 from . import combat, core, knowledge, rules
-from .core import LEARNING_COST, clone_state
+from .core import LEARNING_COST, clone, clone_state
 from .content import WIZARD, kind
 
 SPEC = GameSpec(name="warlock", title="Warlock", version=3, min_players=2, max_players=6,
@@ -341,7 +341,7 @@ def public_view(state: dict) -> dict:
                   for w in state["walks"]],
         "cut": None if state["cut"] is None else dict(state["cut"]),
         "deck_size": len(state["deck"]), "discard": list(state["discard"]),
-        "log": copy.deepcopy(state["log"]),
+        "log": clone(state["log"]),  # plain JSON: a pickle round trip, several times faster than deepcopy
         "scores": None if state["scores"] is None else list(state["scores"]),
         "end_reason": state["end_reason"], "flow": knowledge.flow_view(state),
     }

@@ -491,8 +491,7 @@ def final_reveal(state: dict) -> dict:
 def public_view(state: dict) -> dict:
     """D7: what lies face up, who placed where (not what), which positions were looked at."""
     over = state["phase"] == "over"
-    slots = {slot: [s for s, cards in enumerate(state["placed"]) for at, _ in cards if at == slot]
-             for slot in SLOTS}
+    slots = slots_placed(state)
     view = {"game": state["game"], "phase": state["phase"], "to_act": acting_seat(state),
             "players": state["players"], "options": dict(state["options"]),
             "corners": (list(CORNERS_BY_PLAYERS[state["players"]])
@@ -512,6 +511,17 @@ def public_view(state: dict) -> dict:
         view.update(placed=[[list(p) for p in cards] for cards in state["placed"]],
                     captures=list(state["captures"]), scores=list(state["scores"]))
     return view
+
+
+def slots_placed(state: dict) -> dict:
+    """Per slot, the seats that placed a card there (a seat once per card, seats in order): one
+    pass over the placed cards, not one per slot."""
+    slots = {slot: [] for slot in SLOTS}
+    for seat, cards in enumerate(state["placed"]):
+        for at, _ in cards:
+            if at in slots:
+                slots[at].append(seat)
+    return slots
 
 
 def seat_view(state: dict, seat: int) -> dict:

@@ -997,3 +997,22 @@ def test_sorcado_check_action_and_looks_agree_with_the_contract_and_the_listed_a
                     assert (fast is None) == (action in legal), (action, state)
                     looks += 1
     assert looks > 1000
+
+
+def test_sorcado_D7_the_public_views_slots_are_the_seats_that_placed_there_in_one_pass():
+    """D7 (who placed where, not what): ``slots_placed`` walks the placed cards once; it gives
+    what asking every slot in turn gives (a seat once per card, seats in order), at every state
+    of random playouts of 2-4 players, with both placements."""
+    from games.sorcado import SLOTS, slots_placed
+
+    from .playouts import playout_states
+
+    checked = 0
+    for players in (2, 3, 4):
+        for seed in range(3):
+            for state in playout_states("sorcado", players, seed):
+                reference = {slot: [s for s, cards in enumerate(state["placed"]) for at, _ in cards if at == slot]
+                             for slot in SLOTS}
+                assert slots_placed(state) == reference
+                checked += any(reference.values())
+    assert checked > 100  # states with cards placed, not only empty boards

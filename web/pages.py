@@ -274,22 +274,27 @@ def view_patch(before, after, at: tuple = (), ops: list | None = None) -> list[d
     ops = [] if ops is None else ops
     if before == after:
         return ops
+    # (a child equal on both sides gives no operation: it is skipped here, not called)
     if isinstance(before, dict) and isinstance(after, dict):
         ops.extend({"at": [*at, _json_key(key)], "del": 1} for key in before if key not in after)
         for key, value in after.items():
             if key in before:
-                view_patch(before[key], value, (*at, _json_key(key)), ops)
+                if before[key] != value:
+                    view_patch(before[key], value, (*at, _json_key(key)), ops)
             else:
                 ops.append({"at": [*at, _json_key(key)], "set": value})
-    elif (isinstance(before, list) and isinstance(after, list) and len(after) > len(before)
-          and after[:len(before)] == before):
-        ops.append({"at": list(at), "add": after[len(before):]})
-    elif (isinstance(before, list) and isinstance(after, list) and len(after) == len(before)
-          and 2 * sum(b != a for b, a in zip(before, after)) <= len(after)):
-        for index, (old, new) in enumerate(zip(before, after)):
-            view_patch(old, new, (*at, index), ops)
-    else:
-        ops.append({"at": list(at), "set": after})
+        return ops
+    if isinstance(before, list) and isinstance(after, list):
+        if len(after) > len(before) and after[:len(before)] == before:
+            ops.append({"at": list(at), "add": after[len(before):]})
+            return ops
+        if len(after) == len(before):
+            changed = [index for index, (old, new) in enumerate(zip(before, after)) if old != new]
+            if 2 * len(changed) <= len(after):
+                for index in changed:
+                    view_patch(before[index], after[index], (*at, index), ops)
+                return ops
+    ops.append({"at": list(at), "set": after})
     return ops
 
 

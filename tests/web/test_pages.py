@@ -442,3 +442,52 @@ def test_the_viewer_page_reads_a_cached_page_of_frames_of_another_key_order(fini
     caching.store(_frames_etag(match, head, "public", 0, PAGE_FRAMES),
                   HttpResponse(json.dumps(reordered), content_type="application/json"))
     assert json.loads(_first_page(match, head, "public", 0)) == json.loads(json.dumps(fresh))
+
+
+def _view_patch_reference(before, after, at=(), ops=None):
+    """web.pages.view_patch as it was before it skipped equal children itself (one call each)."""
+    from web.pages import _json_key
+
+    ops = [] if ops is None else ops
+    if before == after:
+        return ops
+    if isinstance(before, dict) and isinstance(after, dict):
+        ops.extend({"at": [*at, _json_key(key)], "del": 1} for key in before if key not in after)
+        for key, value in after.items():
+            if key in before:
+                _view_patch_reference(before[key], value, (*at, _json_key(key)), ops)
+            else:
+                ops.append({"at": [*at, _json_key(key)], "set": value})
+    elif (isinstance(before, list) and isinstance(after, list) and len(after) > len(before)
+          and after[:len(before)] == before):
+        ops.append({"at": list(at), "add": after[len(before):]})
+    elif (isinstance(before, list) and isinstance(after, list) and len(after) == len(before)
+          and 2 * sum(b != a for b, a in zip(before, after)) <= len(after)):
+        for index, (old, new) in enumerate(zip(before, after)):
+            _view_patch_reference(old, new, (*at, index), ops)
+    else:
+        ops.append({"at": list(at), "set": after})
+    return ops
+
+
+@pytest.mark.parametrize("game", ["trap-the-wizard", "sorcado", "wizard-kings", "imperial-twing", "warlock"])
+def test_a_frames_patch_is_the_patch_of_the_reference_between_every_two_views(game):
+    """view_patch skips equal children without calling itself: the operations (and their order)
+    are the reference's for the public and seat 0's views of every step of random playouts."""
+    from games.engine import registry
+    from tests.games.playouts import playout_states
+    from web.pages import view_patch
+
+    ruleset, compared = registry.get(game), 0
+    for seed in range(2):
+        for seat in (None, 0):
+            before = None
+            for n, state in enumerate(playout_states(game, 2, seed)):
+                if n > 400:
+                    break
+                view = ruleset.view(state, seat)
+                if before is not None:
+                    assert view_patch(before, view) == _view_patch_reference(before, view)
+                    compared += before != view
+                before = view
+    assert compared > 100

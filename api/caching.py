@@ -144,23 +144,27 @@ def _response_of(entry) -> HttpResponse:
     return response
 
 
-def cached_response(request, etag: str | None) -> HttpResponse | None:
+def cached_response(request, etag: str | None, *, shared: bool = True) -> HttpResponse | None:
     """The body stored under ``etag``, as a response (None when there is none, or the read is
-    not cacheable: no tag, or a representation this module does not render)."""
+    not cacheable: no tag, or a representation this module does not render); without
+    ``shared``, from this process's memory alone."""
     if etag is None or _representation(request) is None:
         return None
-    return stored_response(etag)
+    return stored_response(etag, shared=shared)
 
 
-def stored_response(etag: str) -> HttpResponse | None:
+def stored_response(etag: str, *, shared: bool = True) -> HttpResponse | None:
     """The body ``store`` kept under ``etag``, as a response; None when there is none. A
     finished match's bodies are also kept in this process's memory (they never change), so
-    the reads most asked for cost no round trip to the cache."""
+    the reads most asked for cost no round trip to the cache; without ``shared`` the shared
+    cache is not asked."""
     key = _body_key(etag)
     with _finished_lock:
         entry = _bodies.get(key)
         if entry is not None:
             _bodies.move_to_end(key)
+    if entry is None and not shared:
+        return None
     if entry is None:
         entry = cache.get(key)
         if entry is None:
@@ -182,27 +186,30 @@ def _remember_body(key: str, entry) -> None:
             _bodies_size -= len(dropped[1])
 
 
-def json_response(request, etag: str | None, data, *, live: bool = False):
+def json_response(request, etag: str | None, data, *, live: bool = False, shared: bool = True):
     """``data`` as the response, rendered once and stored under ``etag`` for every later reader
     (a DRF Response, rendered the usual way and not stored, for the browsable API or an
-    indented JSON)."""
+    indented JSON); without ``shared``, kept in this process's memory alone."""
     media_type = _representation(request)
     if media_type is None:
         from rest_framework.response import Response
 
         return Response(data)
     response = HttpResponse(json_bytes(data), content_type=media_type)
-    store(etag, response, live=live)
+    store(etag, response, live=live, shared=shared)
     return response
 
 
-def store(etag: str | None, response: HttpResponse, *, live: bool = False, headers=()) -> None:
-    """Keep ``response``'s body under ``etag`` (with the named headers), if it is not too large."""
+def store(etag: str | None, response: HttpResponse, *, live: bool = False, headers=(),
+          shared: bool = True) -> None:
+    """Keep ``response``'s body under ``etag`` (with the named headers), if it is not too large:
+    in the shared cache (unless not ``shared``) and, for a finished match's, this process's memory."""
     if etag is None or len(response.content) > LARGEST_CACHED:
         return
     # (content type, body, headers, live): a live step's body is never kept in process memory
     entry = (response["Content-Type"], response.content, {name: response[name] for name in headers}, live)
-    cache.set(_body_key(etag), entry, LIVE_TIMEOUT if live else FINISHED_TIMEOUT)
+    if shared or live:
+        cache.set(_body_key(etag), entry, LIVE_TIMEOUT if live else FINISHED_TIMEOUT)
     if not live:
         _remember_body(_body_key(etag), entry)
 

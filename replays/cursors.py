@@ -49,6 +49,12 @@ def step_read(*, match: Match, n: int) -> tuple[Folder, dict, list[dict]]:
     return folder, record, ahead
 
 
+def waiting(*, match: Match, n: int) -> bool:
+    """Is a cursor after event ``n`` of ``match`` kept here (a read of step n + 1 steps on)?"""
+    with _lock:
+        return (str(match.pk), n) in _cursors
+
+
 def keep(*, match: Match, n: int, folder: Folder, ahead: list[dict]) -> None:
     """Keep ``folder`` (after event ``n``) for a read of step n + 1; the CURSORS used last stay."""
     if folder.ended and not ahead:

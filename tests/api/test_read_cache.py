@@ -106,6 +106,10 @@ def test_a_reader_stepping_on_is_served_from_the_fold_the_last_read_left(ended):
             stepped = reader.get(path)
         sql = [q["sql"] for q in queries]
         assert stepped.status_code == 200 and stepped.content == cold[path], path
+        # a step stepped on to is kept in this process's memory, not written to the shared cache
+        # (its apply costs less than the round trips); the first read, folded cold, is shared
+        assert (cache.get(caching._body_key(stepped["ETag"])) is not None) == (n == 0), n
+        assert caching.stored_response(stepped["ETag"], shared=False).content == cold[path]
         if n == 0:
             assert len(sql) == 3, sql  # the match, its snapshot, the range (and the events ahead)
         elif n % (cursors.AHEAD + 1) == 0:

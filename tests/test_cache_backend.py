@@ -30,6 +30,30 @@ def test_each_operation_uses_the_one_client_of_its_pool():
     assert stock.get_client() is not stock.get_client()
 
 
+def test_backends_made_per_request_share_the_process_connections():
+    """The deployed server runs each request in a copy of the loop's context, and Django's cache
+    objects are per context: a new backend a request. They share the process's pool (and its
+    open connections) and client; Django's own opened a pool, and so a connection, each."""
+    import contextvars
+
+    from django.core.cache import caches
+    from django.test.utils import override_settings
+
+    with override_settings(CACHES={"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": BROKER,
+                                               "KEY_PREFIX": f"cache-backend-test-{secrets.token_hex(8)}"}}):
+        made = [contextvars.copy_context().run(lambda: caches["default"]) for _ in range(3)]
+        assert len({id(cache) for cache in made}) == 3  # a backend per context, as under a2wsgi
+        for cache in made:
+            cache.set("shared", 1)
+        pools = {id(cache._cache._get_connection_pool(True)) for cache in made}
+        clients = {id(cache._cache.get_client(write=True)) for cache in made}
+        assert len(pools) == 1 and len(clients) == 1
+        pool = made[0]._cache._get_connection_pool(True)
+        assert len(pool._available_connections) + len(pool._in_use_connections) == 1
+    stock = [DjangoClient([BROKER]) for _ in range(2)]
+    assert stock[0]._get_connection_pool(True) is not stock[1]._get_connection_pool(True)
+
+
 def test_values_round_trip_from_many_threads_at_once():
     cache = backend()
     failures = []
@@ -55,4 +79,4 @@ def test_values_round_trip_from_many_threads_at_once():
     for thread in threads:
         thread.join()
     assert failures == []
-    assert len(cache._cache._clients) == 1  # one pool (one server), one client for all 8 threads
+    assert cache._cache.get_client() is cache._cache.get_client(write=True)  # one server: one client

@@ -8,9 +8,10 @@
   it) under its ETag: the log's last hash, the URL and the representation; each process keeps
   the bodies it served last (MEMORY_BODY_BYTES) in its memory too.
 - **A running match's public step** (no seat, for a reader who owns no seat of it and is not
-  an auditor: the very bytes anonymous visitors get) is rendered once per event for every
-  such reader: tagged and cached under the log's head seq (never its hash, which would let a
-  redacted action be guessed), so the next event gives every step a new tag and a new copy.
+  an auditor: the very bytes anonymous visitors get) is rendered once per step for every
+  such reader: tagged under the log's head seq (never its hash, which would let a redacted
+  action be guessed), so the next event gives every step a new tag; read again without a
+  session it is answered before the view (``_live_answer``).
   A seat's view, the full state and raw events of a live match are never tagged nor cached:
   they depend on who asks.
 - **Standings, brackets, leaderboards**: cached under the generation of their scope
@@ -432,8 +433,7 @@ def live_step_response(request, key: str, head: dict, compute_tail) -> HttpRespo
         if len(tail) <= LARGEST_CACHED:
             cache.set(key, tail, LIVE_TIMEOUT)
             _remember_live_tail(key, tail)
-    response = HttpResponse(json_bytes(head)[:-1] + b"," + tail[1:], content_type=_representation(request))
-    return response
+    return HttpResponse(json_bytes(head)[:-1] + b"," + tail[1:], content_type=_representation(request))
 
 
 def _generation_lookup(request, scopes: list[str], body_key: str, media_type: str):

@@ -98,6 +98,12 @@ def _representation(request) -> str | None:
     return renderer.media_type
 
 
+def _rendered_as(request) -> tuple[str, str]:
+    """(the renderer's format, the media type) content negotiation chose: what a tag names."""
+    return (getattr(getattr(request, "accepted_renderer", None), "format", ""),
+            getattr(request, "accepted_media_type", ""))
+
+
 def _tag(*parts) -> str:
     return f'"{hashlib.sha256(" ".join(map(str, parts)).encode()).hexdigest()[:32]}"'
 
@@ -107,8 +113,7 @@ def read_etag(request, match: Match, *, public_live: bool = False) -> str | None
     last hash, the URL (what was asked for, and the host its links name) and the representation;
     for a live match's public read (``public_live``) the head's seq instead of its hash; None
     for any other read of a live match."""
-    renderer = getattr(getattr(request, "accepted_renderer", None), "format", "")
-    media_type = getattr(request, "accepted_media_type", "")
+    renderer, media_type = _rendered_as(request)
     if match.status in FINISHED:
         return _tag(FORMAT, match.pk, match.head_hash, request.build_absolute_uri(), renderer, media_type)
     if public_live:
@@ -404,8 +409,7 @@ def live_step_tail_key(request, match: Match) -> str | None:
     does not render (the browsable API, indented JSON)."""
     if _representation(request) is None:
         return None
-    renderer = getattr(getattr(request, "accepted_renderer", None), "format", "")
-    media_type = getattr(request, "accepted_media_type", "")
+    renderer, media_type = _rendered_as(request)
     return "livestep:" + _tag(FORMAT, match.pk, "live-tail", request.build_absolute_uri(), renderer,
                               media_type).strip('"')
 
@@ -414,8 +418,7 @@ def live_step_marked(request, response, match: Match, n: int, key: str | None):
     """``response`` (a live public step ``n``, or its 304) marked for FinishedReadsMiddleware,
     which answers the same read again before the view while the match runs (_live_answer)."""
     if key is not None:
-        response.arena_live = (match.pk, n, key, getattr(getattr(request, "accepted_renderer", None), "format", ""),
-                               getattr(request, "accepted_media_type", ""))
+        response.arena_live = (match.pk, n, key, *_rendered_as(request))
     return response
 
 

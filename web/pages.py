@@ -23,8 +23,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.http import parse_etags
+from django.utils.safestring import mark_safe
 
 from games.engine import registry
 from games.engine.dict_ruleset import DictRuleset
@@ -36,9 +36,9 @@ from tournaments.models import Tournament
 from tournaments.selectors import tournament_bracket, tournament_standings
 
 from api.caching import match_read, store, stored_response
-from api.renderers import json_bytes
 from api.errors import error_response
 from api.permissions import match_seats_of, matches_visible_to, may_view_everything
+from api.renderers import json_bytes
 from api.serializers_matches import seat_number
 
 PUBLIC, FULL = "public", "full"
